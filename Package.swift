@@ -1,0 +1,79 @@
+// swift-tools-version:6.0
+// Failscope: a test-results dashboard and failure-screenshot archive for Page Object UI tests.
+// The module layout follows DESIGN.md: one module per concern, each C library behind one system-library module.
+
+import PackageDescription
+
+/// Pixel code is ~4x slower unoptimized; the rasterizer is built with -O even in debug (root package only).
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
+let package = Package(
+    name: "Failscope",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "FailscopeReporter", targets: ["FailscopeReporter"]),
+        .library(name: "PageObjects", targets: ["PageObjects"]),
+        .library(name: "SimulatedUI", targets: ["SimulatedUI"]),
+        .executable(name: "failscope", targets: ["failscope"]),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // The simulated screen, its renderer and the page-object base.
+        .target(name: "SimulatedUI"),
+        .target(
+            name: "ScreenRaster",
+            dependencies: ["SimulatedUI", "CPNG", "CFreeType"],
+            swiftSettings: optimizedInDebug
+        ),
+        .target(name: "PageObjects", dependencies: ["SimulatedUI"]),
+
+        // The sample app and its single source of accessibility identifiers.
+        .target(name: "DemoAccessibility"),
+        .target(name: "DemoApp", dependencies: ["SimulatedUI", "DemoAccessibility"]),
+
+        // Wire and domain types, the reporter, the importers.
+        .target(name: "FailscopeModel", dependencies: ["CCrypto"]),
+        .target(
+            name: "FailscopeReporter",
+            dependencies: ["FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"]
+        ),
+        .target(name: "FailscopeImport", dependencies: ["FailscopeModel"]),
+
+        // The service.
+        .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(
+            name: "FailscopeService",
+            dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
+        ),
+
+        .executableTarget(
+            name: "failscope",
+            dependencies: [
+                "FailscopeService", "FailscopeStore", "FailscopeImport", "FailscopeReporter", "FailscopeModel",
+            ]
+        ),
+
+        // Tests: one target per module, plus the sample app's page objects and UI suite.
+        .testTarget(name: "SimulatedUITests", dependencies: ["SimulatedUI"]),
+        .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI"]),
+        .testTarget(name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"]),
+        .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
+        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel"]),
+        .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),
+        .testTarget(name: "FailscopeReporterTests", dependencies: ["FailscopeReporter", "FailscopeModel"]),
+        .testTarget(
+            name: "DemoUITests",
+            dependencies: ["PageObjects", "SimulatedUI", "DemoApp", "DemoAccessibility", "FailscopeReporter"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

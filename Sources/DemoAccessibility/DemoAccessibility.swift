@@ -1,0 +1,1 @@
+// The DemoAccessibility module; see DESIGN.md, "Targets".

@@ -1,0 +1,1 @@
+// The DemoApp module; see DESIGN.md, "Targets".

@@ -1,0 +1,1 @@
+// The FailscopeImport module; see DESIGN.md, "Targets".

@@ -1,0 +1,1 @@
+// The FailscopeReporter module; see DESIGN.md, "Targets".

@@ -1,0 +1,1 @@
+// The FailscopeService module; see DESIGN.md, "Targets".

@@ -1,0 +1,1 @@
+// The FailscopeStore module; see DESIGN.md, "Targets".

@@ -1,0 +1,1 @@
+// The PageObjects module; see DESIGN.md, "Targets".

@@ -1,0 +1,1 @@
+// The ScreenRaster module; see DESIGN.md, "Targets".

@@ -1,0 +1,4 @@
+import Foundation
+
+FileHandle.standardError.write(Data("failscope: no commands yet\n".utf8))
+exit(64)
