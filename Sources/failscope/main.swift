@@ -1,4 +1,59 @@
 import Foundation
 
-FileHandle.standardError.write(Data("failscope: no commands yet\n".utf8))
-exit(64)
+/// Every subcommand, in the order `failscope --help` lists them.
+let commands: [any Command.Type] = [
+    VersionCommand.self
+]
+
+let overview = """
+    OVERVIEW: Failscope — UI test results, failure screenshots and flaky tests by page.
+
+    USAGE: failscope <subcommand> [options]
+
+    SUBCOMMANDS:
+    \(commands.map { "  " + $0.name.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+      See 'failscope help <subcommand>' for detailed help.
+    """
+
+@MainActor func help(for command: any Command.Type) -> String {
+    "OVERVIEW: \(command.summary)\n\n\(command.usage)"
+}
+
+@MainActor func main() async -> Int32 {
+    var words = Array(CommandLine.arguments.dropFirst())
+    guard let first = words.first, !["-h", "--help", "help"].contains(first) || words.count > 1 else {
+        print(overview)
+        return 0
+    }
+    if first == "help" || first == "-h" || first == "--help" {
+        guard let command = commands.first(where: { $0.name == words[1] }) else {
+            printError("Error: unknown subcommand '\(words[1])'\nUsage: failscope <subcommand> [options]")
+            return 64
+        }
+        print(help(for: command))
+        return 0
+    }
+    guard let command = commands.first(where: { $0.name == first }) else {
+        printError("Error: unknown subcommand '\(first)'\nUsage: failscope <subcommand> [options]")
+        return 64
+    }
+    words.removeFirst()
+    if words.contains("--help") || words.contains("-h") {
+        print(help(for: command))
+        return 0
+    }
+    do {
+        var arguments = try command.parse(words)
+        let code = try await command.run(&arguments)
+        return code
+    } catch let error as UsageError {
+        printError("Error: \(error)\n\(command.usage.split(separator: "\n").first ?? "")")
+        return 64
+    } catch {
+        printError("Error: \(error)")
+        return 1
+    }
+}
+
+exit(await main())

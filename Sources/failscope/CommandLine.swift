@@ -1,0 +1,115 @@
+import Foundation
+
+/// A subcommand of `failscope`: its name, one-sentence summary, help text and body.
+///
+/// Help follows swift-argument-parser's shape (`OVERVIEW / USAGE / OPTIONS`); a usage error prints
+/// `Error: …` then `Usage: …` on stderr and exits 64 (`EX_USAGE`).
+protocol Command: Sendable {
+    static var name: String { get }
+    static var summary: String { get }
+    /// `USAGE` line and `OPTIONS` section, without the overview.
+    static var usage: String { get }
+    /// Runs the command; returns the process exit code.
+    static func run(_ arguments: inout Arguments) async throws -> Int32
+    /// Options that take no value (names without `--`).
+    static var booleanFlags: Set<String> { get }
+}
+
+extension Command {
+    static var booleanFlags: Set<String> { [] }
+
+    /// Parses this command's words.
+    static func parse(_ words: [String]) throws(UsageError) -> Arguments {
+        try Arguments(words, booleanFlags: booleanFlags)
+    }
+}
+
+/// A parsed command line: `--flag value`, `--flag=value`, boolean `--flag`, and positional words.
+struct Arguments {
+    private var options: [String: [String]] = [:]
+    private var flags: Set<String> = []
+    private(set) var positional: [String] = []
+    private var consumed: Set<String> = []
+
+    /// Parses `words`; `booleanFlags` are the names (without `--`) that take no value.
+    init(_ words: [String], booleanFlags: Set<String>) throws(UsageError) {
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            guard word.hasPrefix("--"), word.count > 2 else {
+                positional.append(word)
+                continue
+            }
+            var name = String(word.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if booleanFlags.contains(name) {
+                guard value == nil else { throw UsageError("--\(name) takes no value") }
+                flags.insert(name)
+                continue
+            }
+            if value == nil {
+                guard index < words.count else { throw UsageError("--\(name) needs a value") }
+                value = words[index]
+                index += 1
+            }
+            options[name, default: []].append(value!)
+        }
+    }
+
+    /// The last value given for `--name`, or `nil`.
+    mutating func option(_ name: String) -> String? {
+        consumed.insert(name)
+        return options[name]?.last
+    }
+
+    /// Every value given for a repeatable `--name`.
+    mutating func options(_ name: String) -> [String] {
+        consumed.insert(name)
+        return options[name] ?? []
+    }
+
+    /// `--name` as an integer in `range`, or `defaultValue` when absent.
+    mutating func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError)
+        -> Int
+    {
+        guard let text = option(name) else { return defaultValue }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("--\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound), got \"\(text)\"")
+        }
+        return value
+    }
+
+    /// Whether the boolean `--name` was given.
+    mutating func flag(_ name: String) -> Bool {
+        consumed.insert(name)
+        return flags.contains(name)
+    }
+
+    /// Throws when an option was given that the command never asked for.
+    func checkAllConsumed() throws(UsageError) {
+        let unknown = Set(options.keys).union(flags).subtracting(consumed).sorted()
+        if let first = unknown.first { throw UsageError("unknown option '--\(first)'") }
+    }
+}
+
+/// A mistake in the command line: printed as `Error: …` with the usage, exit code 64.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A failure while running a command (I/O, the network, bad input): printed as `Error: …`, exit 1.
+struct CommandError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
