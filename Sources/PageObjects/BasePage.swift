@@ -230,7 +230,7 @@ open class BasePage {
     }
 
     /// `tapLogin(file:line:)` → `tapLogin()`; `typeEmail(_:file:line:)` → `typeEmail(_:)`.
-    static func actionName(_ function: String) -> String {
+    public static func actionName(_ function: String) -> String {
         guard let open = function.firstIndex(of: "(") else { return function + "()" }
         let labels = function[function.index(after: open)...].dropLast().split(separator: ":", omittingEmptySubsequences: false)
             .dropLast().filter { $0 != "file" && $0 != "line" && $0 != "function" }
