@@ -28,9 +28,13 @@ let package = Package(
         .target(name: "SimulatedUI"),
         .target(
             name: "ScreenRaster",
-            dependencies: ["SimulatedUI", "CPNG", "CFreeType"],
+            dependencies: ["SimulatedUI", "CPNGShim", "CFreeType"],
             swiftSettings: optimizedInDebug
         ),
+        // libpng's setjmp error path in C, so libpng errors come back to ScreenRaster as codes.
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // Release benchmark of render + encode (scripts/bench/raster.sh).
+        .executableTarget(name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI"]),
         .target(name: "PageObjects", dependencies: ["SimulatedUI"]),
 
         // The sample app and its single source of accessibility identifiers.
