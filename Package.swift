@@ -28,9 +28,13 @@ let package = Package(
         .target(name: "SimulatedUI"),
         .target(
             name: "ScreenRaster",
-            dependencies: ["SimulatedUI", "CPNG", "CFreeType"],
+            dependencies: ["SimulatedUI", "CPNGShim", "CFreeType"],
             swiftSettings: optimizedInDebug
         ),
+        // libpng's setjmp error path in C, so libpng errors come back to ScreenRaster as codes.
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // Release benchmark of render + encode (scripts/bench/raster.sh).
+        .executableTarget(name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI"]),
         .target(name: "PageObjects", dependencies: ["SimulatedUI"]),
 
         // The sample app and its single source of accessibility identifiers.
@@ -63,7 +67,10 @@ let package = Package(
         // Tests: one target per module, plus the sample app's page objects and UI suite.
         .testTarget(name: "SimulatedUITests", dependencies: ["SimulatedUI"]),
         .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI"]),
-        .testTarget(name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"]),
+        .testTarget(
+            name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"],
+            exclude: ["References"]  // reference PNGs, read from the source tree (see ReferenceImages.swift)
+        ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel"]),
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
