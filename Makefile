@@ -21,7 +21,7 @@ release:
 ## test: every test (unit, UI suite, service, browser); the command CI runs
 test:
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(SWIFT) test --skip-build
+	FAILSCOPE_DISABLED=1 $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory lint-page-objects
 
 ## lint: the seed's page-object acceptance check and swift-format

@@ -43,9 +43,12 @@ let package = Package(
 
         // Wire and domain types, the reporter, the importers.
         .target(name: "FailscopeModel", dependencies: ["CCrypto"]),
+        // The spool, the uploader and the API client: no XCTest, so the CLI and service never link it.
+        .target(name: "FailscopeClient", dependencies: ["FailscopeModel"]),
         .target(
             name: "FailscopeReporter",
-            dependencies: ["FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"]
+            dependencies: ["FailscopeClient", "FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"],
+            swiftSettings: [.enableExperimentalFeature("SymbolLinkageMarkers")]
         ),
         .target(name: "FailscopeImport", dependencies: ["FailscopeModel"]),
 
@@ -60,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "failscope",
             dependencies: [
-                "FailscopeService", "FailscopeStore", "FailscopeImport", "FailscopeReporter", "FailscopeModel",
+                "FailscopeService", "FailscopeStore", "FailscopeImport", "FailscopeClient", "FailscopeModel",
             ]
         ),
 
@@ -76,7 +79,8 @@ let package = Package(
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),
-        .testTarget(name: "FailscopeReporterTests", dependencies: ["FailscopeReporter", "FailscopeModel"]),
+        .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
+        .testTarget(name: "FailscopeReporterTests", dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel"]),
         .testTarget(
             name: "DemoUITests",
             dependencies: ["PageObjects", "SimulatedUI", "DemoApp", "DemoAccessibility", "FailscopeReporter"]

@@ -19,7 +19,7 @@ public final class DemoApp: AppProgram {
     }
 
     /// The account that logs in.
-    public static let validEmail = "[email protected]"
+    public static let validEmail = "ada@example.com"
     public static let validPassword = "swordfish"
     /// The launch argument that starts the app logged in, on the catalog.
     public static let loggedInArgument = "-logged-in"

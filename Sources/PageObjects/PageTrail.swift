@@ -34,6 +34,7 @@ public final class PageTrail: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [Step] = []
     private var failed = false
+    private var skipped: String?
 
     public init() {}
 
@@ -46,23 +47,36 @@ public final class PageTrail: @unchecked Sendable {
     /// Whether a failure has been recorded in this test (the base page stops acting after it).
     public var hasFailed: Bool { lock.withLock { failed } }
 
+    /// Why the test was skipped, when a base test case skipped it (XCTest gives observers no reason).
+    public var skipReason: String? { lock.withLock { skipped } }
+
     /// Forgets everything: a new test starts.
     public func reset() {
         lock.withLock {
             recorded = []
             failed = false
+            skipped = nil
         }
     }
 
-    /// Records entering `page`.
+    /// Records why the running test is being skipped.
+    public func noteSkip(_ reason: String) {
+        lock.withLock { skipped = reason }
+    }
+
+    /// Records entering `page` (not after the test's first failure: the test stopped there).
     public func enter(page: String, file: String, line: Int) {
-        lock.withLock { recorded.append(Step(page: page, action: nil, file: file, line: line)) }
+        lock.withLock {
+            guard !failed else { return }
+            recorded.append(Step(page: page, action: nil, file: file, line: line))
+        }
     }
 
     /// Records `page.action` called from `file:line`. Repeated calls from the same page method and
     /// call site (one action made of several base-page steps) update the step instead of adding one.
     public func record(page: String, action: String, file: String, line: Int, targetFrame: CGRect?) {
         lock.withLock {
+            guard !failed else { return }
             if var last = recorded.last, last.page == page, last.action == action, last.file == file, last.line == line {
                 last.targetFrame = targetFrame ?? last.targetFrame
                 recorded[recorded.count - 1] = last

@@ -31,14 +31,20 @@ open class UITestCase: XCTestCase {
             throw error
         }
         if self is TestOnPhone && device.idiom != .phone {
-            throw XCTSkip("Phone-only test: the current device is \(device.name) (\(device.idiom.rawValue))")
+            try skip("Phone-only test: the current device is \(device.name) (\(device.idiom.rawValue))")
         }
         if self is TestOnTablet && device.idiom != .pad {
-            throw XCTSkip("Tablet-only test: the current device is \(device.name) (\(device.idiom.rawValue))")
+            try skip("Tablet-only test: the current device is \(device.name) (\(device.idiom.rawValue))")
         }
         app = makeApp(on: device)
         app.failureHandler = { message, file, line in TestFailure.record(message, file: file, line: line) }
         app.launch()
+    }
+
+    /// Skips the test with `reason`, noted on the page trail for reporters.
+    public func skip(_ reason: String) throws {
+        PageTrail.shared.noteSkip(reason)
+        throw XCTSkip(reason)
     }
 
     open override func tearDown() {

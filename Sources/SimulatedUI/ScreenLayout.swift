@@ -51,7 +51,8 @@ struct ScreenLayout {
         let node = ElementNode(
             .navigationBar, identifier: bar.identifier,
             frame: CGRect(x: 0, y: top, width: device.width, height: Self.navigationBarHeight))
-        let titleWidth = min(device.width - 160, textWidth(bar.title, style: .headline))
+        // The title is centred between the bar buttons: its frame spans the space they leave.
+        let titleWidth = max(100, device.width - 2 * 120)
         node.add(
             ElementNode(
                 .staticText, label: bar.title,

@@ -26,7 +26,7 @@ class DemoTestCase: UITestCase {
 
 /// Test data: the account that logs in and items of the sample catalog.
 enum TestData {
-    static let email = "[email protected]"
+    static let email = "ada@example.com"
     static let password = "swordfish"
     static let wrongPassword = "password"
     static let item50 = (number: 50, title: "Armchair Brass", price: "$181.12")
