@@ -55,6 +55,7 @@ let package = Package(
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .executableTarget(name: "http-bench", dependencies: ["HTTPServer"]),  // scripts/bench/http.sh
         .target(
             name: "FailscopeService",
             dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
