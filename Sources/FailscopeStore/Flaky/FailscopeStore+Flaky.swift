@@ -188,3 +188,11 @@ struct FlakyWindow {
     /// The `flaky_recent`/`flaky_commits`/`flaky_test_days` device key.
     var deviceKey: String { device ?? FlakySummaries.allDevices }
 }
+
+extension FailscopeStore {
+    /// Recomputes every flaky summary table from `results` in one transaction (after a bulk load that
+    /// bypassed `addResults`, or as a repair), with the statements of `Migrations/0002_flaky_summaries.sql`.
+    public func rebuildFlakySummaries() throws {
+        try pool.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+    }
+}

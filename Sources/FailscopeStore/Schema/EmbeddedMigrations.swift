@@ -173,7 +173,8 @@ extension Migration {
                     PRIMARY KEY (test_id, branch, device, ran_at, result_id)
                 ) WITHOUT ROWID;
 
-                -- Pass/fail counts per (test, branch, device, commit): same-input contradictions.
+                -- Pass/fail counts per (test, branch, device, commit) for commits with a failure: same-input
+                -- contradictions. (Ingest counts the passes before a commit's first failure from flaky_recent.)
                 CREATE TABLE flaky_commits (
                     test_id TEXT NOT NULL,
                     branch TEXT NOT NULL,
@@ -278,7 +279,8 @@ extension Migration {
                 FROM results r
                 CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
                 WHERE r.status <> 'skipped' AND r.commit_sha IS NOT NULL AND r.commit_sha <> ''
-                GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END, r.commit_sha;
+                GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END, r.commit_sha
+                HAVING sum(r.status IN ('failed', 'error')) > 0;
 
                 INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
                 SELECT test_id, branch, device, day,
