@@ -61,6 +61,7 @@ let package = Package(
             dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
         ),
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
+        .executableTarget(name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/flaky.sh
 
         .executableTarget(
             name: "failscope",

@@ -41,7 +41,12 @@ extension FailscopeStore {
     /// - Throws: `StoreError.invalid` for days outside 1...365 or a policy out of range, `SQLiteError`.
     public func flakyTests(_ query: FlakyQuery) throws -> FlakyReport {
         let window = try FlakyWindow(query)
-        return try pool.read { db in
+        return try pool.read { db in try Self.flakyTests(db, window) }
+    }
+
+    static func flakyTests(_ db: Database, _ window: FlakyWindow) throws -> FlakyReport {
+        let query = window.query
+        do {
             let analysis = FlakyAnalysis(db: db, window: window)
             var flaky: [FlakyTest] = []
             var broken: [BrokenTest] = []
@@ -78,7 +83,12 @@ extension FailscopeStore {
         query.page = nil
         query.suite = nil
         let window = try FlakyWindow(query)
-        return try pool.read { db in
+        return try pool.read { db in try Self.flakyPages(db, window) }
+    }
+
+    static func flakyPages(_ db: Database, _ window: FlakyWindow) throws -> FlakyPageList {
+        let query = window.query
+        do {
             let analysis = FlakyAnalysis(db: db, window: window)
             var pages: [PageKey: PageTally] = [:]
             var conditions = ["day >= ?"]
@@ -188,7 +198,6 @@ struct FlakyWindow {
     /// The `flaky_recent`/`flaky_commits`/`flaky_test_days` device key.
     var deviceKey: String { device ?? FlakySummaries.allDevices }
 }
-
 extension FailscopeStore {
     /// Recomputes every flaky summary table from `results` in one transaction (after a bulk load that
     /// bypassed `addResults`, or as a repair), with the statements of `Migrations/0002_flaky_summaries.sql`.
