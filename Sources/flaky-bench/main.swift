@@ -4,7 +4,9 @@
 //       fills a new store in DIR with a realistic history (HistoryGenerator) and writes DIR/generated.json
 //   flaky-bench measure --data DIR [--queries 300]
 //       in-process latency of the two queries as the service answers them (store query + JSON encoding),
-//       with the window ending at the generation time; prints "pages_p50 pages_p95 flaky_p50 flaky_p95" (ms)
+//       with the window ending at the generation time; prints (ms) "pages_p50 pages_p95 flaky_p50 flaky_p95
+//       naive_p50 naive_p95 pages_cpu flaky_cpu": naive = FailscopeStore.pages (scans the window's results),
+//       cpu = mean thread CPU time per query (the machine's load shows as wall time above it)
 //
 // Diagnostics go to stderr.
 import FailscopeModel
@@ -107,10 +109,18 @@ case "measure":
     let store = try FailscopeStore(directory: directory)
     defer { store.close() }
     let encoder = WireCoding.encoder()
-    func timed(_ body: () throws -> Data) rethrows -> (Double, Int) {
+    var cpuTotal = (pages: 0.0, flaky: 0.0)
+    func threadCPU() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
+    }
+    /// Wall-clock milliseconds (the measure) and thread CPU milliseconds (to see the machine's load).
+    func timed(_ body: () throws -> Data) rethrows -> (Double, Double) {
+        let cpu = threadCPU()
         let start = DispatchTime.now().uptimeNanoseconds
-        let bytes = try body().count
-        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, bytes)
+        _ = try body()
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, threadCPU() - cpu)
     }
     let base = FailscopeStore.FlakyQuery(project: "Shop", branch: "main", days: 14, now: generated.now)
     // Warm the page cache and statement caches.
@@ -125,35 +135,77 @@ case "measure":
     var flakyCounts: [Int] = []
     var pageCount = 0
     for index in 0..<queries {
-        let (pageTime, _) = try timed {
+        let (pageTime, pageCPU) = try timed {
             let list = try store.flakyPages(base)
             pageCount = list.pages.count
             return try encoder.encode(list)
         }
         pageTimes.append(pageTime)
+        cpuTotal.pages += pageCPU
         var query = base
         query.page = generated.pages[index % generated.pages.count]
-        let (flakyTime, _) = try timed {
+        let (flakyTime, flakyCPU) = try timed {
             let report = try store.flakyTests(query)
             flakyCounts.append(report.flaky.count)
             return try encoder.encode(report)
         }
         flakyTimes.append(flakyTime)
+        cpuTotal.flaky += flakyCPU
     }
     pageTimes.sort()
     flakyTimes.sort()
+    // Reference: the page list computed from the window's results (the query before the summaries).
+    var naiveTimes: [Double] = []
+    for _ in 0..<max(5, queries / 20) {
+        let (naiveTime, _) = try timed {
+            try encoder.encode(try store.pages(project: "Shop", branch: "main", days: 14, now: generated.now))
+        }
+        naiveTimes.append(naiveTime)
+    }
+    naiveTimes.sort()
     let total = try store.flakyTests(base)
     FileHandle.standardError.write(
         Data(
             """
             \(generated.results) results: pages lists \(pageCount) pages; \(total.flaky.count) flaky and \
             \(total.broken.count) broken tests on main in 14 days; flaky?page= lists \
-            \(flakyCounts.min() ?? 0)...\(flakyCounts.max() ?? 0) tests\n
+            \(flakyCounts.min() ?? 0)...\(flakyCounts.max() ?? 0) tests; mean CPU per query: pages \
+            \(String(format: "%.2f", cpuTotal.pages / Double(queries))) ms, flaky?page= \
+            \(String(format: "%.2f", cpuTotal.flaky / Double(queries))) ms\n
             """.utf8))
     print(
         String(
-            format: "%.3f %.3f %.3f %.3f", percentile(pageTimes, 0.5), percentile(pageTimes, 0.95),
-            percentile(flakyTimes, 0.5), percentile(flakyTimes, 0.95)))
+            format: "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f", percentile(pageTimes, 0.5), percentile(pageTimes, 0.95),
+            percentile(flakyTimes, 0.5), percentile(flakyTimes, 0.95), percentile(naiveTimes, 0.5),
+            percentile(naiveTimes, 0.95), cpuTotal.pages / Double(queries), cpuTotal.flaky / Double(queries)))
+case "ingest":
+    // Ingest cost through FailscopeStore.addResults (which maintains the flaky summaries): batches of
+    // 100 results (1 in 10 failing) into runs of 1,000 on a growing history; prints results per second.
+    let batches = option("batches", arguments).flatMap(Int.init) ?? 200
+    let store = try FailscopeStore(directory: directory)
+    defer { store.close() }
+    var elapsed = 0.0
+    for batch in 0..<batches {
+        if batch % 10 == 0 {
+            try store.putRun(
+                Run(
+                    id: "ingest-\(batch / 10)", project: "Shop", branch: "main", commit: "c\(batch / 20)",
+                    device: HistoryGenerator.devices[batch / 10 % 4], startedAt: Date().addingTimeInterval(Double(batch))))
+        }
+        let results = (0..<100).map { index -> TestResult in
+            let test = (batch % 10) * 100 + index
+            let failing = (test + batch) % 10 == 0
+            let callSite = SourceLocation(file: "Tests/UITests/Suite\(test / 20)Tests.swift", line: 40)
+            return TestResult(
+                suite: "Suite\(test / 20)Tests", name: "test\(test)", status: failing ? .failed : .passed, duration: 1,
+                failures: failing ? [Failure(message: "Timed out", page: "LoginPage", callSite: callSite)] : [],
+                trail: [TrailStep(page: "LoginPage", action: "tap()", callSite: callSite)])
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        try store.addResults(ResultBatch(results: results), toRun: "ingest-\(batch / 10)")
+        elapsed += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+    print(String(format: "%.0f", Double(batches * 100) / elapsed))
 default:
     fail("unknown command \(command)")
 }

@@ -139,50 +139,64 @@ struct FlakyAnalysis {
         }
     }
 
-    /// Applies the rules to `candidate` on the window's device scope.
+    /// Applies the rules to `candidate` on the window's device scope. The contradiction lookup is made
+    /// only when the verdict depends on it (not broken, not recovered, flip rate below the threshold).
     func evaluate(_ candidate: Candidate) throws -> Evaluated {
         let recent = try db.query(
             """
             SELECT failed, commit_sha, result_id, ran_at FROM flaky_recent
             WHERE test_id = ? AND branch = ? AND device = ? AND ran_at >= ?
-            ORDER BY ran_at DESC, result_id DESC
-            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
+            ORDER BY ran_at DESC, result_id DESC LIMIT ?
+            """, [candidate.testID, candidate.branch, window.deviceKey, window.since, FlakySummaries.recentCapacity]
         ) {
             FlakyClassifier.Outcome(failed: $0.int(0) != 0, commit: $0.string(1), resultID: $0.int64(2), ranAt: $0.int64(3))
         }
-        let hasContradiction =
-            try db.queryFirst(
-                """
-                SELECT 1 FROM flaky_commits
-                WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
-                    AND min(last_pass_at, last_fail_at) >= ?
-                LIMIT 1
-                """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
-            ) { _ in true } ?? false
-        return Evaluated(
-            recent: recent, hasContradiction: hasContradiction,
-            classification: window.classifier.classify(newestFirst: recent, hasContradiction: hasContradiction))
+        let withoutContradiction = window.classifier.classify(newestFirst: recent, hasContradiction: false)
+        switch withoutContradiction.verdict {
+        case .broken, .recovered, .flaky:
+            // A contradiction changes none of these verdicts (it only adds a reason to .flaky).
+            if case .flaky = withoutContradiction.verdict {
+                let has = try hasContradiction(candidate)
+                return Evaluated(
+                    recent: recent, hasContradiction: has,
+                    classification: has ? window.classifier.classify(newestFirst: recent, hasContradiction: true)
+                        : withoutContradiction)
+            }
+            return Evaluated(recent: recent, hasContradiction: false, classification: withoutContradiction)
+        case .stable:
+            let has = try hasContradiction(candidate)
+            return Evaluated(
+                recent: recent, hasContradiction: has,
+                classification: has ? window.classifier.classify(newestFirst: recent, hasContradiction: true)
+                    : withoutContradiction)
+        }
     }
 
-    /// The failures of `row` in the window: cumulative count now minus before the window.
+    private func hasContradiction(_ candidate: Candidate) throws -> Bool {
+        try db.queryFirst(
+            """
+            SELECT 1 FROM flaky_commits
+            WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
+                AND min(last_pass_at, last_fail_at) >= ?
+            LIMIT 1
+            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
+        ) { _ in true } ?? false
+    }
+
+    /// The failures of `row` in the window: cumulative count now minus before the window (one statement).
     func failuresInWindow(_ row: PageRow, withFirst: Bool = false) throws -> WindowFailures {
-        let key: [any SQLBindable] = [row.testID, row.branch, row.device, row.page]
-        let keyCondition = "test_id = ? AND branch = ? AND device = ? AND page = ?"
-        let total = try db.queryFirst(
-            "SELECT fails FROM flaky_page_days WHERE \(keyCondition) ORDER BY day DESC LIMIT 1", key
-        ) { $0.int(0) } ?? 0
-        let before = try db.queryFirst(
-            "SELECT fails FROM flaky_page_days WHERE \(keyCondition) AND day < ? ORDER BY day DESC LIMIT 1",
-            key + [window.sinceDay]
-        ) { $0.int(0) } ?? 0
-        var first: Int64?
-        if withFirst {
-            first = try db.queryFirst(
-                "SELECT first_fail_at FROM flaky_page_days WHERE \(keyCondition) AND day >= ? ORDER BY day LIMIT 1",
-                key + [window.sinceDay]
-            ) { $0.int64(0) }
-        }
-        return WindowFailures(count: total - before, firstAt: first)
+        let key: [any SQLBindable] = [row.testID, row.branch, row.device, row.page, window.sinceDay]
+        let keyCondition = "test_id = ?1 AND branch = ?2 AND device = ?3 AND page = ?4"
+        return try db.queryFirst(
+            """
+            SELECT (SELECT fails FROM flaky_page_days WHERE \(keyCondition) ORDER BY day DESC LIMIT 1),
+                (SELECT fails FROM flaky_page_days WHERE \(keyCondition) AND day < ?5 ORDER BY day DESC LIMIT 1),
+                \(withFirst
+                    ? "(SELECT first_fail_at FROM flaky_page_days WHERE \(keyCondition) AND day >= ?5 ORDER BY day LIMIT 1)"
+                    : "NULL")
+            """, key
+        ) { WindowFailures(count: $0.int(0) - $0.int(1), firstAt: $0.isNull(2) ? nil : $0.int64(2)) }
+            ?? WindowFailures(count: 0, firstAt: nil)
     }
 
     /// Pass and fail counts of a (test, branch) in the window on the device scope.
