@@ -114,7 +114,7 @@ extension FailscopeStore {
                     pages[key, default: PageTally()].lastFailureAt = row.isNull(4) ? nil : row.int64(4)
                 }
             }
-            let rows = try analysis.windowPageRows(deviceFiltered: false)
+            let rows = try analysis.windowPageRows(deviceFiltered: false, withCounts: true)
             var failing: [PageKey: Set<String>] = [:]
             for row in rows { failing[row.pageKey, default: []].insert(row.testID) }
             for (key, tests) in failing { pages[key, default: PageTally()].failingTestCount = tests.count }
@@ -122,7 +122,8 @@ extension FailscopeStore {
                 let evaluated = try analysis.evaluate(candidate)
                 guard evaluated.classification.isFlaky else { continue }
                 for row in candidate.rows where window.device == nil || row.device == window.device {
-                    let fails = try analysis.failuresInWindow(row)
+                    let fails = try row.windowFailures.map { FlakyAnalysis.WindowFailures(count: $0, firstAt: nil) }
+                        ?? analysis.failuresInWindow(row)
                     guard fails.count > 0 else { continue }
                     var tally = pages[row.pageKey, default: PageTally()]
                     tally.flakyTests.insert(row.testID)

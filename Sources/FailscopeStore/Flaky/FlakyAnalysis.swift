@@ -21,6 +21,8 @@ struct FlakyAnalysis {
         var project: String
         var lastFailAt: Int64
         var lastResultID: Int64
+        /// Failures in the window, when the query computed them (`windowPageRows(withCounts: true)`).
+        var windowFailures: Int?
 
         var pageKey: PageKey { PageKey(page: page, suite: page.isEmpty ? suite : "") }
     }
@@ -52,13 +54,22 @@ struct FlakyAnalysis {
     private static func pageRow(_ row: Statement) -> PageRow {
         PageRow(
             testID: row.string(0), branch: row.string(1), device: row.string(2), page: row.string(3),
-            suite: row.string(4), project: row.string(5), lastFailAt: row.int64(6), lastResultID: row.int64(7))
+            suite: row.string(4), project: row.string(5), lastFailAt: row.int64(6), lastResultID: row.int64(7),
+            windowFailures: row.columnCount > 8 ? row.int(8) - row.int(9) : nil)
     }
 
+    /// Columns 8 and 9: the row's cumulative failures now and before the window (`?1` = the first day).
+    private static let windowCountColumns = """
+        , (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
+            AND d.device = tp.device AND d.page = tp.page ORDER BY d.day DESC LIMIT 1),
+        (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
+            AND d.device = tp.device AND d.page = tp.page AND d.day < ?1 ORDER BY d.day DESC LIMIT 1)
+        """
+
     /// Page rows with a failure in the window, filtered by project and branch (and device when asked).
-    func windowPageRows(deviceFiltered: Bool) throws -> [PageRow] {
-        var conditions = ["tp.last_fail_at >= ?"]
-        var values: [any SQLBindable] = [window.since]
+    func windowPageRows(deviceFiltered: Bool, withCounts: Bool = false) throws -> [PageRow] {
+        var conditions = ["tp.last_fail_at >= ?2"]
+        var values: [any SQLBindable] = [window.sinceDay, window.since]
         if let project = window.query.project {
             conditions.append("tp.project = ?")
             values.append(project)
@@ -71,9 +82,11 @@ struct FlakyAnalysis {
             conditions.append("tp.device = ?")
             values.append(device)
         }
+        if !withCounts { conditions.append("?1 IS NOT NULL") }
         return try db.query(
             """
-            SELECT \(Self.pageRowColumns) FROM flaky_test_pages tp JOIN tests t ON t.id = tp.test_id
+            SELECT \(Self.pageRowColumns) \(withCounts ? Self.windowCountColumns : "")
+            FROM flaky_test_pages tp JOIN tests t ON t.id = tp.test_id
             WHERE \(conditions.joined(separator: " AND "))
             """, values, row: Self.pageRow)
     }
@@ -147,7 +160,11 @@ struct FlakyAnalysis {
             SELECT failed, commit_sha, result_id, ran_at FROM flaky_recent
             WHERE test_id = ? AND branch = ? AND device = ? AND ran_at >= ?
             ORDER BY ran_at DESC, result_id DESC LIMIT ?
-            """, [candidate.testID, candidate.branch, window.deviceKey, window.since, FlakySummaries.recentCapacity]
+            """,
+            [
+                candidate.testID, candidate.branch, window.deviceKey, window.since,
+                max(window.query.policy.recentResults, window.query.policy.recoveryPasses, window.query.policy.brokenMinimum),
+            ]
         ) {
             FlakyClassifier.Outcome(failed: $0.int(0) != 0, commit: $0.string(1), resultID: $0.int64(2), ranAt: $0.int64(3))
         }
