@@ -17,8 +17,8 @@ struct FlakyAnalysis {
         var device: String
         /// `""`: no page.
         var page: String
+        /// The test's suite when `page` is `""` (else `""`: not read).
         var suite: String
-        var project: String
         var lastFailAt: Int64
         var lastResultID: Int64
         /// Failures in the window, when the query computed them (`windowPageRows(withCounts: true)`).
@@ -48,17 +48,19 @@ struct FlakyAnalysis {
     }
 
     private static let pageRowColumns = """
-        tp.test_id, tp.branch, tp.device, tp.page, t.suite, tp.project, tp.last_fail_at, tp.last_result_id
+        tp.test_id, tp.branch, tp.device, tp.page,
+        CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END,
+        tp.last_fail_at, tp.last_result_id
         """
 
     private static func pageRow(_ row: Statement) -> PageRow {
         PageRow(
             testID: row.string(0), branch: row.string(1), device: row.string(2), page: row.string(3),
-            suite: row.string(4), project: row.string(5), lastFailAt: row.int64(6), lastResultID: row.int64(7),
-            windowFailures: row.columnCount > 8 ? row.int(8) - row.int(9) : nil)
+            suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6),
+            windowFailures: row.columnCount > 7 ? row.int(7) - row.int(8) : nil)
     }
 
-    /// Columns 8 and 9: the row's cumulative failures now and before the window (`?1` = the first day).
+    /// Columns 7 and 8: the row's cumulative failures now and before the window (`?1` = the first day).
     private static let windowCountColumns = """
         , (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
             AND d.device = tp.device AND d.page = tp.page ORDER BY d.day DESC LIMIT 1),
@@ -86,21 +88,18 @@ struct FlakyAnalysis {
         return try db.query(
             """
             SELECT \(Self.pageRowColumns) \(withCounts ? Self.windowCountColumns : "")
-            FROM flaky_test_pages tp JOIN tests t ON t.id = tp.test_id
-            WHERE \(conditions.joined(separator: " AND "))
+            FROM flaky_test_pages tp
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY tp.test_id, tp.branch
             """, values, row: Self.pageRow)
     }
 
-    /// The (test, branch) pairs of `rows`, in a stable order.
+    /// The (test, branch) pairs of `rows` (sorted by test, then branch), in that order.
     func group(_ rows: [PageRow]) -> [Candidate] {
-        var order: [String: Int] = [:]
         var candidates: [Candidate] = []
         for row in rows {
-            let key = row.testID + "\u{1F}" + row.branch
-            if let index = order[key] {
-                candidates[index].rows.append(row)
+            if let last = candidates.last, last.testID == row.testID, last.branch == row.branch {
+                candidates[candidates.count - 1].rows.append(row)
             } else {
-                order[key] = candidates.count
                 candidates.append(Candidate(testID: row.testID, branch: row.branch, rows: [row]))
             }
         }
@@ -145,7 +144,7 @@ struct FlakyAnalysis {
             }
             let rows = try db.query(
                 """
-                SELECT \(Self.pageRowColumns) FROM flaky_test_pages tp JOIN tests t ON t.id = tp.test_id
+                SELECT \(Self.pageRowColumns) FROM flaky_test_pages tp
                 WHERE tp.test_id = ? AND tp.branch = ? AND tp.last_fail_at >= ? \(deviceCondition)
                 """, values, row: Self.pageRow)
             return Candidate(testID: pair.testID, branch: pair.branch, rows: rows)
@@ -309,7 +308,7 @@ struct FlakyAnalysis {
         }
         let suite = test?.suite ?? candidate.rows.first?.suite ?? ""
         return FlakyTest(
-            testId: candidate.testID, project: test?.project ?? candidate.rows.first?.project ?? "", suite: suite,
+            testId: candidate.testID, project: test?.project ?? "", suite: suite,
             name: test?.name ?? "", arguments: test?.arguments, branch: candidate.branch, reasons: reasons,
             flipRate: evaluated.classification.flipRate, flips: evaluated.classification.flips,
             sampleCount: evaluated.classification.sampleCount, passCount: counts.passes, failCount: counts.fails,
