@@ -123,7 +123,8 @@ struct Handlers: Sendable {
         guard let detail = try store.runDetail(runID) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
         }
-        return .bytes(RunDetailJSON.encode(detail), contentType: "application/json", headers: ["Cache-Control": "no-store"])
+        return .bytes(
+            RunDetailJSON.encode(detail), contentType: "application/json", headers: ["Cache-Control": "no-store"])
     }
 
     func resultDetail(_ request: Request) throws -> Response {
@@ -167,17 +168,21 @@ struct Handlers: Sendable {
             else { throw ServiceError.notFound("The artifact") }
             let file = try OpenFile(path: store.artifacts.fileURL(sha256: sha256).path, noFollow: true)
             return StaticFiles.fileResponse(
-                file, contentType: kind.mediaType, etag: "\"\(sha256)\"", cacheControl: "public, max-age=31536000, immutable",
+                file, contentType: kind.mediaType, etag: "\"\(sha256)\"",
+                cacheControl: "public, max-age=31536000, immutable",
                 request: request, extraHeaders: ["Content-Security-Policy": "sandbox"])
         }
     }
 
     // MARK: Parameters
 
-    static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+    static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws
+        -> Int
+    {
         guard let text = request.query[name] else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw ServiceError.invalidParameter("\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound).")
+            throw ServiceError.invalidParameter(
+                "\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound).")
         }
         return number
     }

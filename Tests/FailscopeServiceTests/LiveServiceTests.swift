@@ -22,7 +22,8 @@ final class LiveServiceTests: XCTestCase {
         XCTAssertEqual(client.send("POST", "/api/v1/runs/run-1/results", body: batch)?.status, 200)
         let png = TestPNG.make(width: 5, height: 5)
         let sha = SHA256.hex(of: png)
-        XCTAssertEqual(client.send("PUT", "/api/v1/artifacts/\(sha)", body: Data(png), contentType: "image/png")?.status, 201)
+        XCTAssertEqual(
+            client.send("PUT", "/api/v1/artifacts/\(sha)", body: Data(png), contentType: "image/png")?.status, 201)
         let file = try XCTUnwrap(LiveClient(base: client.base, token: nil).send("GET", "/artifacts/\(sha).png"))
         XCTAssertEqual(file.status, 200)
         XCTAssertEqual([UInt8](file.body), png)
@@ -49,7 +50,9 @@ final class LiveServiceTests: XCTestCase {
         let server = try ServeProcess(data: data, token: uploadToken)
         let base = "http://127.0.0.1:\(server.port)"
         let client = LiveClient(base: base, token: uploadToken)
-        XCTAssertEqual(client.send("PUT", "/api/v1/runs/crash", body: try WireCoding.encoder().encode(sampleRun(id: "crash")))?.status, 201)
+        XCTAssertEqual(
+            client.send("PUT", "/api/v1/runs/crash", body: try WireCoding.encoder().encode(sampleRun(id: "crash")))?
+                .status, 201)
 
         let acknowledged = AcknowledgedKeys()
         let enoughAcknowledged = DispatchSemaphore(value: 0)
@@ -81,7 +84,8 @@ final class LiveServiceTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(names.count, 40 * 25)
 
         let restarted = try ServeProcess(data: data, token: uploadToken)
-        let detail = try XCTUnwrap(LiveClient(base: "http://127.0.0.1:\(restarted.port)", token: nil).send("GET", "/api/v1/runs/crash"))
+        let detail = try XCTUnwrap(
+            LiveClient(base: "http://127.0.0.1:\(restarted.port)", token: nil).send("GET", "/api/v1/runs/crash"))
         let summary = try WireCoding.decoder().decode(RunDetail.self, from: detail.body).summary
         XCTAssertGreaterThanOrEqual(summary.counts.total, names.count)
         XCTAssertEqual(restarted.stop(signal: SIGTERM), 0)
@@ -89,9 +93,12 @@ final class LiveServiceTests: XCTestCase {
         let store = try FailscopeStore(directory: data)
         defer { store.close() }
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
-        let stored = Set(try store.pool.read { db in
-            try db.query("SELECT t.name FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = 'crash'") { $0.string(0) }
-        })
+        let stored = Set(
+            try store.pool.read { db in
+                try db.query("SELECT t.name FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = 'crash'") {
+                    $0.string(0)
+                }
+            })
         let missing = names.subtracting(stored)
         XCTAssertTrue(missing.isEmpty, "\(missing.count) acknowledged results lost, e.g. \(missing.prefix(3))")
         let counted = try store.runSummary("crash")?.counts.total

@@ -111,7 +111,8 @@ final class MigratorTests: XCTestCase {
             try db.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { $0.string(0) }
         }
         XCTAssertEqual(tables, ["a", "schema_migrations"], "table b was rolled back with its migration")
-        XCTAssertEqual(try pool.write { try Migrator(migrations: [good]).appliedMigrations(in: $0).map(\.name) }, ["0001_good"])
+        XCTAssertEqual(
+            try pool.write { try Migrator(migrations: [good]).appliedMigrations(in: $0).map(\.name) }, ["0001_good"])
     }
 
     func testStoreRefusesANewerDatabase() throws {

@@ -25,7 +25,8 @@ public struct PNGHeader: Sendable, Hashable {
             throw .artifactRejected("the bytes are not a PNG (bad signature)")
         }
         func uint32(_ offset: Int) -> Int {
-            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
         }
         guard uint32(8) == 13, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
             throw .artifactRejected("the PNG does not start with an IHDR chunk")

@@ -99,7 +99,9 @@ public final class Database {
     }
 
     /// The first row of a query mapped with `row`, or `nil` when there is none.
-    public func queryFirst<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T) throws -> T? {
+    public func queryFirst<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T) throws
+        -> T?
+    {
         try withStatement(sql, values) { statement in
             try statement.step() ? try row(statement) : nil
         }
@@ -146,13 +148,15 @@ public final class Database {
         let journalMode = try scalar("PRAGMA journal_mode = WAL").string?.lowercased()
         guard journalMode == "wal" else {
             throw SQLiteError(
-                code: SQLITE_ERROR, message: "the database refused WAL mode (journal_mode is \(journalMode ?? "unknown"))",
+                code: SQLITE_ERROR,
+                message: "the database refused WAL mode (journal_mode is \(journalMode ?? "unknown"))",
                 sql: "PRAGMA journal_mode = WAL")
         }
         try execute("PRAGMA synchronous = NORMAL")
         try execute("PRAGMA foreign_keys = ON")
         guard try scalar("PRAGMA foreign_keys").int == 1 else {
-            throw SQLiteError(code: SQLITE_ERROR, message: "foreign keys could not be enabled", sql: "PRAGMA foreign_keys")
+            throw SQLiteError(
+                code: SQLITE_ERROR, message: "foreign keys could not be enabled", sql: "PRAGMA foreign_keys")
         }
     }
 }

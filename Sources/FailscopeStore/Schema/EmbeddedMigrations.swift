@@ -148,6 +148,6 @@ extension Migration {
                     PRIMARY KEY (result_id, position)
                 ) WITHOUT ROWID;
                 CREATE INDEX result_artifacts_by_sha256 ON result_artifacts (sha256);
-                """#),
+                """#)
     ]
 }

@@ -70,9 +70,11 @@ enum RunsCommand: Command {
     }
 
     static func fetch(server: String, token: String?, query: FailscopeStore.RunQuery) async throws -> RunList {
-        guard var components = URLComponents(string: server), components.scheme == "http" || components.scheme == "https"
+        guard var components = URLComponents(string: server),
+            components.scheme == "http" || components.scheme == "https"
         else { throw UsageError("--server must be an http(s) URL, got \"\(server)\"") }
-        components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
+        components.path =
+            (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
             + "/api/v1/runs"
         var items = [URLQueryItem(name: "limit", value: String(query.limit))]
         if let project = query.project { items.append(URLQueryItem(name: "project", value: project)) }
@@ -109,7 +111,8 @@ enum RunsCommand: Command {
         for summary in list.runs {
             let run = summary.run
             rows.append([
-                summary.status.rawValue, String(WireCoding.formatDate(run.startedAt).prefix(19)).replacingOccurrences(of: "T", with: " "),
+                summary.status.rawValue,
+                String(WireCoding.formatDate(run.startedAt).prefix(19)).replacingOccurrences(of: "T", with: " "),
                 clean(run.project), clean(run.branch ?? "-"), clean(String((run.commit ?? "-").prefix(10))),
                 String(summary.counts.total), String(summary.counts.failingTests), clean(run.id),
             ])
@@ -118,7 +121,8 @@ enum RunsCommand: Command {
         var lines = rows.map { row in
             row.enumerated().map { column, cell in
                 let text = cell.count > widths[column] ? String(cell.prefix(widths[column] - 1)) + "…" : cell
-                return column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                return column == row.count - 1
+                    ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
         if list.runs.isEmpty { lines.append("(no runs)") }

@@ -37,7 +37,8 @@ enum ServeCommand: Command {
             uploadTokens = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
         }
-        let readToken = arguments.option("read-token") ?? environment["FAILSCOPE_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let readToken =
+            arguments.option("read-token") ?? environment["FAILSCOPE_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let webOption = arguments.option("web") ?? environment["FAILSCOPE_WEB"]
         let threads = try arguments.integer("threads", default: 4, in: 1...64)
         try arguments.checkAllConsumed()
@@ -52,7 +53,8 @@ enum ServeCommand: Command {
         do {
             server = try FailscopeServer(
                 dataDirectory: URL(fileURLWithPath: data), host: host, port: port, threadCount: threads,
-                configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web))
+                configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
+            )
         } catch {
             throw CommandError("cannot start: \(error)")
         }
@@ -60,7 +62,9 @@ enum ServeCommand: Command {
             printError("failscope serve: signal \(number), finishing in-flight requests")
         }
         printError("failscope serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
-        printError("failscope serve: data \(URL(fileURLWithPath: data).standardizedFileURL.path), dashboard \(web?.path ?? "(none)")")
+        printError(
+            "failscope serve: data \(URL(fileURLWithPath: data).standardizedFileURL.path), dashboard \(web?.path ?? "(none)")"
+        )
         if uploadTokens.isEmpty {
             printError("failscope serve: no upload token configured: uploads will be refused (--upload-token)")
         }
