@@ -81,7 +81,10 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
-        .testTarget(name: "FailscopeReporterTests", dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel"]),
+        .testTarget(
+            name: "FailscopeReporterTests",
+            dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI"]
+        ),
         .testTarget(
             name: "DemoUITests",
             dependencies: ["PageObjects", "SimulatedUI", "DemoApp", "DemoAccessibility", "FailscopeReporter"]

@@ -5,6 +5,7 @@ let commands: [any Command.Type] = [
     ServeCommand.self,
     MigrateCommand.self,
     GCCommand.self,
+    UploadCommand.self,
     VersionCommand.self,
 ]
 
