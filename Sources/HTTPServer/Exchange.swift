@@ -50,6 +50,13 @@ final class Exchange: @unchecked Sendable {
         return request
     }
 
+    /// The answer to a body that went over the limit: the routing error (404, 405, 400; such requests accept no
+    /// body), otherwise 413.
+    var rejection: Response {
+        if case .error(let error) = resolution { return Response.error(error) }
+        return Response.error(HTTPStatusError.bodyTooLarge(limit: limit))
+    }
+
     var routeText: String {
         if case .route(let route, _) = resolution { return route.pattern.text }
         return ""
@@ -94,30 +101,24 @@ extension HTTPServer {
         if size > 0 {
             uploadDataSize.pointee = 0
             if exchange.answered { return MHD_Result.YES }
-            if case .error(let error) = exchange.resolution {
-                return answer(exchange, Response.error(error), failure: nil, connection)
-            }
             if exchange.overflow > 0 || exchange.body.count + size > exchange.limit {
-                // A body without Content-Length went over the limit. Answering now would close the connection
-                // with unread bytes, and the kernel's reset can destroy the 413 before the client reads it; so
-                // discard up to `discardLimit` more bytes and answer at the end of the body (the connection stays
-                // usable). A client that keeps sending past that is answered at once.
+                // A body without Content-Length went over the limit. libmicrohttpd 0.9.75 closes the connection
+                // without sending a response queued in the middle of a body, so discard up to `discardLimit` more
+                // bytes and answer at the end of the body (the connection stays usable). A client that keeps
+                // sending past that is cut off.
                 exchange.overflow += size
                 exchange.body = Data()
                 if exchange.overflow > Self.discardLimit(exchange.limit) {
-                    return answer(
-                        exchange, Response.error(HTTPStatusError.bodyTooLarge(limit: exchange.limit)), failure: nil,
-                        connection)
+                    return abort(exchange, exchange.rejection)
                 }
                 return MHD_Result.YES
             }
             if Double(MonotonicClock.nanoseconds() &- exchange.start) / 1e9 > configuration.requestTimeout {
-                return answer(
+                return abort(
                     exchange,
                     Response.error(
                         HTTPStatusError(
-                            .requestTimeout, code: "request_timeout", message: "The request body took too long.")),
-                    failure: nil, connection)
+                            .requestTimeout, code: "request_timeout", message: "The request body took too long.")))
             }
             if let uploadData {
                 exchange.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: size)
@@ -128,10 +129,7 @@ extension HTTPServer {
         if let response = exchange.pending.withLock({ $0.take() }) {
             return queue(exchange, response, connection)
         }
-        if exchange.overflow > 0 {
-            return answer(
-                exchange, Response.error(HTTPStatusError.bodyTooLarge(limit: exchange.limit)), failure: nil, connection)
-        }
+        if exchange.overflow > 0 { return answer(exchange, exchange.rejection, failure: nil, connection) }
         switch exchange.resolution {
         case .error(let error):
             return answer(exchange, Response.error(error), failure: nil, connection)
@@ -181,14 +179,29 @@ extension HTTPServer {
         return exchange
     }
 
-    /// Answers 413 at once when `Content-Length` already exceeds the route's limit. Returns whether it answered.
+    /// Answers at once when `Content-Length` already exceeds the route's limit (413), or a request that routing
+    /// refused announces more than the discard allowance (its routing error). Returns whether it answered.
     private func queueEarlyRefusal(_ exchange: Exchange, _ connection: OpaquePointer) -> Bool {
-        guard case .route = exchange.resolution, let declared = exchange.headers["Content-Length"].flatMap(Int.init),
-            declared > exchange.limit
-        else { return false }
-        _ = answer(
-            exchange, Response.error(HTTPStatusError.bodyTooLarge(limit: exchange.limit)), failure: nil, connection)
+        guard let declared = exchange.headers["Content-Length"].flatMap(Int.init) else { return false }
+        switch exchange.resolution {
+        case .route: guard declared > exchange.limit else { return false }
+        case .error: guard declared > Self.discardLimit(0) else { return false }
+        }
+        _ = answer(exchange, exchange.rejection, failure: nil, connection)
         return true
+    }
+
+    /// Closes the connection in the middle of a body (the response cannot be sent then; see above) and logs the
+    /// status it stands for, with 0 bytes.
+    private func abort(_ exchange: Exchange, _ response: Response) -> MHD_Result {
+        exchange.answered = true
+        var unsent = response
+        unsent.body = .empty
+        let request = Request(
+            method: exchange.method, path: exchange.path, query: exchange.query, headers: [:], body: Data(),
+            id: exchange.id, remoteAddress: nil)
+        _ = router.finish(unsent, for: request, route: exchange.routeText, failure: nil, start: exchange.start)
+        return MHD_Result.NO
     }
 
     /// Finishes (request id, access log) and queues a response.

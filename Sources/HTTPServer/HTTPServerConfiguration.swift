@@ -11,9 +11,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Seconds a connection may stay idle (no bytes either way, including keep-alive waits) before it is closed.
     /// Default 30.
     public var connectionTimeout: Int
-    /// Seconds a request may take from its headers to its last body byte; a slower upload is answered 408
-    /// `request_timeout` and closed (checked as body chunks arrive; idle stalls are cut by `connectionTimeout`).
-    /// Default 60.
+    /// Seconds a request may take from its headers to its last body byte. A slower upload is cut off: the
+    /// connection is closed and the access log records 408 (libmicrohttpd 0.9.75 cannot send a response in the
+    /// middle of a body). Checked as body chunks arrive; a stalled client is cut by `connectionTimeout`. Default 60.
     public var requestTimeout: Double
     /// Most simultaneous connections; more are refused at accept. Default 1024.
     public var connectionLimit: Int

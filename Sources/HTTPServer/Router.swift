@@ -43,8 +43,10 @@ public struct Router: Responder {
     ///
     /// - Parameters:
     ///   - pattern: a path pattern (see the grammar on ``Router``), for example `/api/v1/runs/{runId}`.
-    ///   - maxBodyBytes: the largest accepted body; a bigger one is answered 413 `body_too_large` as soon as its
-    ///     `Content-Length` or its bytes exceed the limit, before the handler runs.
+    ///   - maxBodyBytes: the largest accepted body. Over it, the answer is 413 `body_too_large` and the handler
+    ///     never runs: at once when `Content-Length` says so; for a chunked body, at its end (the excess is read
+    ///     and dropped, up to the limit again, at least 1 MiB and at most 16 MiB; past that the connection is
+    ///     closed and the access log records the 413).
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes,
         _ handler: @escaping Handler

@@ -1,6 +1,6 @@
 // http-bench: a tiny server over HTTPServer for scripts/bench/http.sh.
 //
-// Usage: http-bench [--port N] [--threads N] [--root DIR] [--log]
+// Usage: http-bench [--port N] [--threads N] [--root DIR] [--log] [--request-timeout S]
 //   GET /tiny            a fixed small text body (the size of the bench's nginx file)
 //   GET /files/{path...} StaticFiles over --root
 //   POST /echo           replies with the body length (1 MiB limit)
@@ -13,6 +13,7 @@ var port = 8080
 var threads = ProcessInfo.processInfo.activeProcessorCount
 var root = FileManager.default.currentDirectoryPath
 var logging = false
+var requestTimeout = 60.0
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -20,8 +21,10 @@ while let argument = arguments.popFirst() {
     case "--threads": threads = Int(arguments.popFirst() ?? "") ?? threads
     case "--root": root = arguments.popFirst() ?? root
     case "--log": logging = true
+    case "--request-timeout": requestTimeout = Double(arguments.popFirst() ?? "") ?? requestTimeout
     default:
-        FileHandle.standardError.write(Data("usage: http-bench [--port N] [--threads N] [--root DIR] [--log]\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: http-bench [--port N] [--threads N] [--root DIR] [--log] [--request-timeout S]\n".utf8))
         exit(64)
     }
 }
@@ -34,7 +37,8 @@ router.post("/echo", maxBodyBytes: 1 << 20) { request in .text("\(request.body.c
 
 do {
     let server = try HTTPServer(
-        router: router, configuration: HTTPServerConfiguration(port: port, threadCount: threads))
+        router: router,
+        configuration: HTTPServerConfiguration(port: port, threadCount: threads, requestTimeout: requestTimeout))
     FileHandle.standardError.write(Data("listening on \(server.port)\n".utf8))
     let signals = ShutdownSignals.install { _ in server.shutdown(gracePeriod: 2) }
     server.waitUntilStopped()

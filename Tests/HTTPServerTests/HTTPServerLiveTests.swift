@@ -112,7 +112,7 @@ final class HTTPServerLiveTests: XCTestCase {
         var sent = 0
         while sent < 1024, (try? client.send(chunk)) != nil { sent += 1 }
         XCTAssertLessThan(sent, 1024, "the server kept reading an endless body")
-        XCTAssertTrue(waitUntil { self.log.entries.contains { $0.status == 413 } })
+        XCTAssertTrue(waitUntil { self.log.entries.contains { $0.status == 413 && $0.bytes == 0 } })
     }
 
     func testUnknownPathAndWrongMethodAreJSONErrors() throws {
@@ -244,4 +244,51 @@ final class ReplyBox: @unchecked Sendable {
     private var value: Result<RawHTTPClient.Reply, any Error>?
     func set(_ value: Result<RawHTTPClient.Reply, any Error>) { lock.withLock { self.value = value } }
     func get() -> Result<RawHTTPClient.Reply, any Error>? { lock.withLock { value } }
+}
+
+/// Timeouts and refused bodies, with their own short-timeout server.
+final class HTTPServerTimeoutTests: XCTestCase {
+    let log = InMemoryAccessLog()
+
+    func makeServer(connectionTimeout: Int = 30, requestTimeout: Double = 60) throws -> HTTPServer {
+        var router = Router(accessLog: log)
+        router.post("/upload", maxBodyBytes: 1 << 20) { request in .text("\(request.body.count)") }
+        return try HTTPServer(
+            router: router,
+            configuration: HTTPServerConfiguration(
+                port: 0, threadCount: 1, connectionTimeout: connectionTimeout, requestTimeout: requestTimeout))
+    }
+
+    func testIdleConnectionIsClosedAfterConnectionTimeout() throws {
+        let server = try makeServer(connectionTimeout: 1)
+        defer { server.shutdown(gracePeriod: 0) }
+        let client = try RawHTTPClient(port: server.port)
+        let start = DispatchTime.now()
+        XCTAssertTrue(client.readsEndOfStream(), "an idle connection was not closed")
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        XCTAssertGreaterThan(seconds, 0.5)
+        XCTAssertLessThan(seconds, 4.5)
+    }
+
+    /// libmicrohttpd 0.9.75 cannot send a response in the middle of a body: the connection is closed and the
+    /// access log records the 408.
+    func testSlowUploadIsCutOffAndLoggedAs408() throws {
+        let server = try makeServer(requestTimeout: 0.2)
+        defer { server.shutdown(gracePeriod: 0) }
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n")
+        _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(400))  // the upload stalls
+        try client.send("3\r\ndef\r\n")
+        XCTAssertTrue(client.readsEndOfStream())
+        XCTAssertEqual(log.entries.map(\.status), [408])
+    }
+
+    func testBodySentToUnknownRouteGets404AndKeepsConnection() throws {
+        let server = try makeServer()
+        defer { server.shutdown(gracePeriod: 0) }
+        let client = try RawHTTPClient(port: server.port)
+        let reply = try client.request("POST", "/nowhere", body: Data(repeating: 120, count: 200_000))
+        XCTAssertEqual(reply.status, 404)
+        XCTAssertEqual(try client.request("POST", "/upload", body: Data("xyz".utf8)).text, "3")
+    }
 }
