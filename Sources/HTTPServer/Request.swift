@@ -24,7 +24,7 @@ public struct Request: Sendable {
     /// This request's id: the client's `X-Request-Id` if it is 1...64 characters of `[A-Za-z0-9._-]`, otherwise
     /// one the server made. Every response carries it back in `X-Request-Id`.
     public var id: String
-    /// The peer address (`"127.0.0.1:53422"`), when the transport knows it.
+    /// The peer address and port (`"127.0.0.1:53422"`, `"[::1]:53422"`); `nil` for requests made in-process.
     public var remoteAddress: String?
 
     /// Makes a request. `target` is a request target as on the request line: a path with an optional query

@@ -168,7 +168,9 @@ public struct Router: Responder {
                 }
             }
         }
-        response = finish(response, for: request, route: routeText, failure: failure, start: start)
+        response = finish(
+            response, method: request.method, path: request.path, id: request.id, route: routeText, failure: failure,
+            start: start)
         if request.method == .HEAD { response.body = .empty }
         return response
     }
@@ -195,16 +197,18 @@ public struct Router: Responder {
         return (Response.error(HTTPStatusError.internalError), String(describing: error))
     }
 
-    /// Adds `X-Request-Id` and records the access log entry.
-    func finish(_ response: Response, for request: Request, route: String, failure: String?, start: UInt64) -> Response
-    {
+    /// Adds `X-Request-Id: id` and records the access log entry for a request that took `start`...now.
+    func finish(
+        _ response: Response, method: HTTPMethod, path: String, id: String, route: String, failure: String?,
+        start: UInt64
+    ) -> Response {
         var response = response
-        response.headers["X-Request-Id"] = request.id
+        response.headers["X-Request-Id"] = id
         accessLog.record(
             AccessLogEntry(
-                method: request.method, path: request.path, route: route, status: response.status.code,
-                bytes: request.method == .HEAD ? 0 : response.bodyLength,
-                nanoseconds: MonotonicClock.nanoseconds() &- start, requestID: request.id, error: failure))
+                method: method, path: path, route: route, status: response.status.code,
+                bytes: method == .HEAD ? 0 : response.bodyLength, nanoseconds: MonotonicClock.nanoseconds() &- start,
+                requestID: id, error: failure))
         return response
     }
 }

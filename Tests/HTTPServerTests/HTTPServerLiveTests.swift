@@ -21,6 +21,7 @@ final class HTTPServerLiveTests: XCTestCase {
         log = InMemoryAccessLog()
         var router = Router(accessLog: log)
         router.get("/hello") { _ in .text("hello") }
+        router.get("/whoami") { request in .text(request.remoteAddress ?? "unknown") }
         router.post("/echo", maxBodyBytes: 512 * 1024) { request in
             var sum: UInt64 = 0
             for byte in request.body { sum &+= UInt64(byte) }
@@ -60,6 +61,12 @@ final class HTTPServerLiveTests: XCTestCase {
         XCTAssertEqual(first.header("Content-Type"), "text/plain; charset=utf-8")
         XCTAssertEqual(first.header("X-Request-Id")?.count, 16)
         XCTAssertEqual(second.header("X-Request-Id"), "second-1")
+    }
+
+    func testRemoteAddressIsThePeer() throws {
+        let reply = try RawHTTPClient(port: server.port).request("GET", "/whoami")
+        XCTAssertTrue(reply.text.hasPrefix("127.0.0.1:"), reply.text)
+        XCTAssertGreaterThan(Int(reply.text.dropFirst("127.0.0.1:".count)) ?? 0, 0)
     }
 
     func testLargeBodyArrivesWhole() throws {
