@@ -299,3 +299,53 @@ final class HTTPServerTimeoutTests: XCTestCase {
         XCTAssertEqual(try client.request("POST", "/upload", body: Data("xyz".utf8)).text, "3")
     }
 }
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real client (URLSession) against the server: JSON in, JSON out, error bodies.
+final class HTTPServerURLSessionTests: XCTestCase {
+    struct Run: Codable, Equatable {
+        let id: String
+        let branch: String
+    }
+
+    func testURLSessionPutsAndGetsJSON() async throws {
+        let stored = InMemoryAccessLog()
+        var router = Router(accessLog: stored)
+        router.put("/api/v1/runs/{runId}", maxBodyBytes: 4096) { request in
+            let run = try request.decodeJSON(Run.self)
+            guard run.id == request.parameters["runId"] else {
+                throw HTTPStatusError.badRequest("The body's id differs from the path's.", code: "id_mismatch")
+            }
+            return try .json(run, status: .created)
+        }
+        let server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
+        defer { server.shutdown(gracePeriod: 1) }
+        let base = "http://127.0.0.1:\(server.port)"
+
+        var put = URLRequest(url: URL(string: "\(base)/api/v1/runs/r-1")!)
+        put.httpMethod = "PUT"
+        put.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        put.httpBody = try JSONEncoder().encode(Run(id: "r-1", branch: "main"))
+        let (body, response) = try await URLSession.shared.data(for: put)
+        let http = try XCTUnwrap(response as? HTTPURLResponse)
+        XCTAssertEqual(http.statusCode, 201)
+        XCTAssertEqual(try JSONDecoder().decode(Run.self, from: body), Run(id: "r-1", branch: "main"))
+        XCTAssertEqual(http.value(forHTTPHeaderField: "X-Request-Id")?.count, 16)
+
+        put.url = URL(string: "\(base)/api/v1/runs/r-2")!
+        let (errorBody, errorResponse) = try await URLSession.shared.data(for: put)
+        XCTAssertEqual((errorResponse as? HTTPURLResponse)?.statusCode, 400)
+        XCTAssertEqual(
+            String(decoding: errorBody, as: UTF8.self),
+            #"{"error":{"code":"id_mismatch","message":"The body's id differs from the path's."}}"#)
+
+        put.httpBody = Data(repeating: 32, count: 5000)
+        let (_, tooLarge) = try await URLSession.shared.data(for: put)
+        XCTAssertEqual((tooLarge as? HTTPURLResponse)?.statusCode, 413)
+        XCTAssertEqual(stored.entries.map(\.status), [201, 400, 413])
+        XCTAssertEqual(Set(stored.entries.map(\.route)), ["/api/v1/runs/{runId}"])
+    }
+}
