@@ -128,35 +128,9 @@ final class Dispatcher: Sendable {
         let id = RequestID.accept(headers["X-Request-Id"]) ?? RequestID.make()
         let exchange = Exchange(
             start: start, method: method, path: path, query: query, headers: headers, id: id,
-            remoteAddress: Self.describe(fs_mhd_client_address(connection)),
+            peer: PeerAddress(fs_mhd_client_address(connection)),
             resolution: router.resolve(method: method, path: path))
         return exchange
-    }
-
-    /// `"127.0.0.1:53422"` or `"[::1]:53422"` for an IPv4 or IPv6 socket address.
-    static func describe(_ address: UnsafePointer<sockaddr>?) -> String? {
-        guard let address else { return nil }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var host = ipv4.pointee.sin_addr
-                guard inet_ntop(AF_INET, &host, &text, socklen_t(text.count)) != nil else { return nil }
-                return "\(Self.string(text)):\(UInt16(bigEndian: ipv4.pointee.sin_port))"
-            }
-        case AF_INET6:
-            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var host = ipv6.pointee.sin6_addr
-                guard inet_ntop(AF_INET6, &host, &text, socklen_t(text.count)) != nil else { return nil }
-                return "[\(Self.string(text))]:\(UInt16(bigEndian: ipv6.pointee.sin6_port))"
-            }
-        default:
-            return nil
-        }
-    }
-
-    private static func string(_ nulTerminated: [CChar]) -> String {
-        String(decoding: nulTerminated.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Answers at once when `Content-Length` already exceeds the route's limit (413), or a request that routing

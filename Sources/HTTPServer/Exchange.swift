@@ -14,7 +14,7 @@ final class Exchange: @unchecked Sendable {
     let query: QueryParameters
     let headers: HTTPHeaders
     let id: String
-    let remoteAddress: String?
+    let peer: PeerAddress?
     /// The route and its parameters, or the error to answer with (404, 405, 400) once the request is read.
     let resolution: Router.Resolution
     let limit: Int
@@ -28,7 +28,7 @@ final class Exchange: @unchecked Sendable {
 
     init(
         start: UInt64, method: HTTPMethod, path: String, query: QueryParameters, headers: HTTPHeaders, id: String,
-        remoteAddress: String?, resolution: Router.Resolution
+        peer: PeerAddress?, resolution: Router.Resolution
     ) {
         self.start = start
         self.method = method
@@ -36,7 +36,7 @@ final class Exchange: @unchecked Sendable {
         self.query = query
         self.headers = headers
         self.id = id
-        self.remoteAddress = remoteAddress
+        self.peer = peer
         self.resolution = resolution
         if case .route(let route, _) = resolution { limit = route.maxBodyBytes } else { limit = 0 }
     }
@@ -44,8 +44,9 @@ final class Exchange: @unchecked Sendable {
     /// The request as handlers see it.
     func request() -> Request {
         var request = Request(
-            method: method, path: path, query: query, headers: headers, body: body, id: id, remoteAddress: remoteAddress
+            method: method, path: path, query: query, headers: headers, body: body, id: id, remoteAddress: nil
         )
+        request.peer = peer
         if case .route(let route, let parameters) = resolution {
             request.parameters = parameters
             request.route = route.pattern.text

@@ -19,7 +19,8 @@ public struct Router: Responder {
     /// The default per-route body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
 
-    struct Route: Sendable {
+    /// A class so that routing hands it out with one retain instead of copying its fields.
+    final class Route: Sendable {
         enum Action: Sendable {
             case sync(Handler)
             case async(AsyncHandler)
@@ -28,6 +29,13 @@ public struct Router: Responder {
         let pattern: RoutePattern
         let maxBodyBytes: Int
         let action: Action
+
+        init(method: HTTPMethod, pattern: RoutePattern, maxBodyBytes: Int, action: Action) {
+            self.method = method
+            self.pattern = pattern
+            self.maxBodyBytes = maxBodyBytes
+            self.action = action
+        }
     }
 
     private(set) var routes: [Route] = []
