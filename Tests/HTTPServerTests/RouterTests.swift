@@ -70,6 +70,7 @@ final class RouterTests: XCTestCase {
         let response = await get(makeRouter(), "/api/v1/runs/r2")
         XCTAssertEqual(response.status.code, 404)
         XCTAssertEqual(response.bodyText, #"{"error":{"code":"run_not_found","message":"No run 'r1'."}}"#)
+        XCTAssertEqual(response.headers["X-Content-Type-Options"], "nosniff")
     }
 
     func testOtherErrorsBecomeGeneric500WithoutInternals() async {
