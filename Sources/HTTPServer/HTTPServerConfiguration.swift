@@ -17,7 +17,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestTimeout: Double
     /// Most simultaneous connections; more are refused at accept. Default 1024.
     public var connectionLimit: Int
-    /// Bytes of buffer per connection (request line, headers and each body chunk must fit). Default 64 KiB.
+    /// Bytes of buffer per connection: the request line and headers must fit (about half of it), body chunks
+    /// arrive in pieces of at most this size. libmicrohttpd zeroes the used part for every request, so smaller is
+    /// cheaper: 16 KiB saved ~2 µs of CPU per tiny GET against 64 KiB here. Default 16 KiB.
     public var connectionMemoryLimit: Int
     /// Seconds ``HTTPServer/shutdown()`` waits for in-flight requests before closing their connections. Default 10.
     public var shutdownGracePeriod: Double
@@ -25,7 +27,7 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
         connectionTimeout: Int = 30, requestTimeout: Double = 60, connectionLimit: Int = 1024,
-        connectionMemoryLimit: Int = 64 * 1024, shutdownGracePeriod: Double = 10
+        connectionMemoryLimit: Int = 16 * 1024, shutdownGracePeriod: Double = 10
     ) {
         self.host = host
         self.port = port

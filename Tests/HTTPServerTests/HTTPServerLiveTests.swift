@@ -63,6 +63,12 @@ final class HTTPServerLiveTests: XCTestCase {
         XCTAssertEqual(second.header("X-Request-Id"), "second-1")
     }
 
+    func testSixKilobyteHeaderFitsTheDefaultConnectionBuffer() throws {
+        let cookie = String(repeating: "c", count: 6000)
+        let reply = try RawHTTPClient(port: server.port).request("GET", "/hello", headers: [("Cookie", cookie)])
+        XCTAssertEqual(reply.status, 200)
+    }
+
     func testRemoteAddressIsThePeer() throws {
         let reply = try RawHTTPClient(port: server.port).request("GET", "/whoami")
         XCTAssertTrue(reply.text.hasPrefix("127.0.0.1:"), reply.text)
