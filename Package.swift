@@ -60,6 +60,7 @@ let package = Package(
             name: "FailscopeService",
             dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
         ),
+        .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
 
         .executableTarget(
             name: "failscope",
