@@ -43,15 +43,19 @@ let package = Package(
 
         // Wire and domain types, the reporter, the importers.
         .target(name: "FailscopeModel", dependencies: ["CCrypto"]),
+        // The spool, the uploader and the API client: no XCTest, so the CLI and service never link it.
+        .target(name: "FailscopeClient", dependencies: ["FailscopeModel"]),
         .target(
             name: "FailscopeReporter",
-            dependencies: ["FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"]
+            dependencies: ["FailscopeClient", "FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"],
+            swiftSettings: [.enableExperimentalFeature("SymbolLinkageMarkers")]
         ),
         .target(name: "FailscopeImport", dependencies: ["FailscopeModel"]),
 
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .executableTarget(name: "http-bench", dependencies: ["HTTPServer"]),  // scripts/bench/http.sh
         .target(
             name: "FailscopeService",
             dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
@@ -60,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "failscope",
             dependencies: [
-                "FailscopeService", "FailscopeStore", "FailscopeImport", "FailscopeReporter", "FailscopeModel",
+                "FailscopeService", "FailscopeStore", "FailscopeImport", "FailscopeClient", "FailscopeModel",
             ]
         ),
 
@@ -76,7 +80,11 @@ let package = Package(
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),
-        .testTarget(name: "FailscopeReporterTests", dependencies: ["FailscopeReporter", "FailscopeModel"]),
+        .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
+        .testTarget(
+            name: "FailscopeReporterTests",
+            dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI"]
+        ),
         .testTarget(
             name: "DemoUITests",
             dependencies: ["PageObjects", "SimulatedUI", "DemoApp", "DemoAccessibility", "FailscopeReporter"]

@@ -2,7 +2,11 @@ import Foundation
 
 /// Every subcommand, in the order `failscope --help` lists them.
 let commands: [any Command.Type] = [
-    VersionCommand.self
+    ServeCommand.self,
+    MigrateCommand.self,
+    GCCommand.self,
+    UploadCommand.self,
+    VersionCommand.self,
 ]
 
 let overview = """
