@@ -43,7 +43,8 @@ let package = Package(
             name: "FailscopeReporter",
             dependencies: ["FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"]
         ),
-        .target(name: "FailscopeImport", dependencies: ["FailscopeModel"]),
+        // Streams reports of any size byte by byte: optimized even in debug, like the rasterizer.
+        .target(name: "FailscopeImport", dependencies: ["FailscopeModel"], swiftSettings: optimizedInDebug),
 
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
