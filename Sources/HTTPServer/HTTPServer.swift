@@ -1,1 +1,172 @@
-// The HTTPServer module; see DESIGN.md, "Targets".
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An HTTP/1.1 server over libmicrohttpd that answers with a ``Router``.
+///
+/// Threading: libmicrohttpd runs `threadCount` worker threads, each with its own epoll loop. A request's headers
+/// are read, its body is collected in chunks (refused with 413 as soon as it exceeds the route's limit), then a
+/// synchronous ``Handler`` runs directly on the worker thread; an ``AsyncHandler`` runs in a task while the
+/// connection is suspended (`MHD_suspend_connection`), and the worker goes on serving other connections.
+/// Responses are queued on the handler's *second* call for a request so keep-alive stays on (PLATFORM-NOTES).
+///
+/// Life cycle: `init` binds and starts serving; ``shutdown()`` stops accepting (`MHD_quiesce_daemon`), lets
+/// in-flight requests finish (up to the grace period; their responses say `Connection: close`), then stops the
+/// daemon. The server keeps itself alive until shut down. ``waitUntilStopped()`` blocks until then, for a `serve`
+/// command's main thread; ``ShutdownSignals`` turns SIGINT/SIGTERM into a shutdown.
+public final class HTTPServer: Sendable {
+    /// The settings it was started with.
+    public let configuration: HTTPServerConfiguration
+    /// The bound TCP port (the ephemeral one when the configuration asked for 0).
+    public let port: Int
+
+    let router: Router
+    private nonisolated(unsafe) let daemon: OpaquePointer
+    /// The retained ``Box`` passed to libmicrohttpd as `cls`; released after the daemon stops.
+    private let box: Unmanaged<Box>
+    let inFlight = Atomic<Int>(0)
+    let draining = Atomic<Bool>(false)
+    /// Signalled by the request-completed callback when draining and the last in-flight request ends.
+    let drained = DispatchSemaphore(value: 0)
+    private let phase = Mutex<Phase>(.running)
+    private let stopped = DispatchGroup()
+
+    private enum Phase { case running, stopping, stopped }
+
+    /// Binds to the configured host and port and starts serving `router`.
+    ///
+    /// - Throws: ``HTTPServerError`` for a bad host or port, or when libmicrohttpd cannot listen (port in use).
+    public init(router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) throws {
+        guard (0...65535).contains(configuration.port) else { throw HTTPServerError.invalidPort(configuration.port) }
+        self.configuration = configuration
+        self.router = router
+        var flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue)
+        flags |= UInt32(MHD_USE_TURBO.rawValue)
+        let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
+        var address4 = sockaddr_in()
+        var address6 = sockaddr_in6()
+        let retained = Unmanaged.passRetained(Box())
+        var started: OpaquePointer?
+        if inet_pton(AF_INET, host, &address4.sin_addr) == 1 {
+            address4.sin_family = sa_family_t(AF_INET)
+            address4.sin_port = in_port_t(UInt16(configuration.port).bigEndian)
+            started = withUnsafePointer(to: &address4) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Self.startDaemon(flags: flags, address: $0, cls: retained.toOpaque(), configuration)
+                }
+            }
+        } else if inet_pton(AF_INET6, host, &address6.sin6_addr) == 1 {
+            address6.sin6_family = sa_family_t(AF_INET6)
+            address6.sin6_port = in_port_t(UInt16(configuration.port).bigEndian)
+            started = withUnsafePointer(to: &address6) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Self.startDaemon(
+                        flags: flags | UInt32(MHD_USE_IPv6.rawValue), address: $0, cls: retained.toOpaque(),
+                        configuration)
+                }
+            }
+        } else {
+            retained.release()
+            throw HTTPServerError.invalidHost(configuration.host)
+        }
+        guard let started else {
+            retained.release()
+            throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port)
+        }
+        daemon = started
+        box = retained
+        port = Int(fs_mhd_bound_port(started))
+        stopped.enter()
+        // The callbacks reach the server through the box; the box keeps the server alive until it is stopped.
+        retained.takeUnretainedValue().server = self
+    }
+
+    /// The object `cls` points to: set to the server right after the daemon starts; cleared when it stops.
+    /// Requests arriving before it is set are answered 503.
+    final class Box: @unchecked Sendable {
+        private let lock = Mutex<HTTPServer?>(nil)
+        var server: HTTPServer? {
+            get { lock.withLock { $0 } }
+            set { lock.withLock { $0 = newValue } }
+        }
+    }
+
+    private static func startDaemon(
+        flags: UInt32, address: UnsafePointer<sockaddr>, cls: UnsafeMutableRawPointer,
+        _ configuration: HTTPServerConfiguration
+    ) -> OpaquePointer? {
+        fs_mhd_start(
+            flags, address, accessHandler, requestCompleted, cls, UInt32(max(1, configuration.threadCount)),
+            UInt32(max(0, configuration.connectionTimeout)), UInt32(max(1, configuration.connectionLimit)),
+            max(8 * 1024, configuration.connectionMemoryLimit), 512)
+    }
+
+    /// Stops accepting connections, waits for in-flight requests (up to `gracePeriod` seconds, default the
+    /// configuration's), then stops. Idempotent and safe from any thread; a second caller waits for the first.
+    public func shutdown(gracePeriod: Double? = nil) {
+        let first = phase.withLock { phase -> Bool in
+            guard phase == .running else { return false }
+            phase = .stopping
+            return true
+        }
+        guard first else {
+            waitUntilStopped()
+            return
+        }
+        draining.store(true, ordering: .sequentiallyConsistent)
+        // libmicrohttpd stops polling the listening socket and hands it back; closing it now makes new
+        // connections fail at once instead of waiting in the kernel's backlog.
+        let listenSocket = MHD_quiesce_daemon(daemon)
+        if listenSocket >= 0 { close(listenSocket) }
+        let grace = gracePeriod ?? configuration.shutdownGracePeriod
+        let deadline = DispatchTime.now() + .nanoseconds(Int(max(0, grace) * 1e9))
+        while inFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now() < deadline {
+            _ = drained.wait(timeout: min(deadline, .now() + .milliseconds(50)))
+        }
+        MHD_stop_daemon(daemon)
+        box.takeUnretainedValue().server = nil
+        box.release()
+        phase.withLock { $0 = .stopped }
+        stopped.leave()
+    }
+
+    /// Blocks until ``shutdown()`` has finished.
+    public func waitUntilStopped() {
+        stopped.wait()
+    }
+
+    /// Whether the server has fully stopped.
+    public var isStopped: Bool { phase.withLock { $0 == .stopped } }
+
+    /// The number of requests whose headers arrived and whose response is not yet sent.
+    public var inFlightRequests: Int { inFlight.load(ordering: .relaxed) }
+}
+
+// MARK: - libmicrohttpd callbacks
+
+private let accessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+    guard let cls, let connection, let url, let method, let uploadDataSize, let conCls else { return MHD_Result.NO }
+    guard let server = Unmanaged<HTTPServer.Box>.fromOpaque(cls).takeUnretainedValue().server else {
+        return Exchange.refuse(connection)
+    }
+    return server.handle(
+        connection: connection, url: url, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize,
+        state: conCls)
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+    guard let conCls, let state = conCls.pointee else { return }
+    conCls.pointee = nil
+    Unmanaged<Exchange>.fromOpaque(state).release()
+    guard let cls, let server = Unmanaged<HTTPServer.Box>.fromOpaque(cls).takeUnretainedValue().server else {
+        return
+    }
+    let remaining = server.inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+    if remaining == 0, server.draining.load(ordering: .sequentiallyConsistent) { server.drained.signal() }
+}

@@ -2,7 +2,10 @@ import Foundation
 
 /// Every subcommand, in the order `failscope --help` lists them.
 let commands: [any Command.Type] = [
-    VersionCommand.self
+    ServeCommand.self,
+    MigrateCommand.self,
+    GCCommand.self,
+    VersionCommand.self,
 ]
 
 let overview = """

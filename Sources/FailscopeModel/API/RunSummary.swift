@@ -1,0 +1,63 @@
+import Foundation
+
+/// The state of a run as the service reports it.
+///
+/// - `incomplete`: not finished (still running, or its reporter died).
+/// - `failed`: finished, and some test's last attempt failed or errored.
+/// - `passed`: finished, and no test's last attempt failed or errored.
+public enum RunStatus: String, Codable, Sendable, CaseIterable, Hashable {
+    case incomplete
+    case passed
+    case failed
+}
+
+/// How many results of a run ended in each status (every attempt counts), and how many tests'
+/// last attempt failed or errored (`failingTests`).
+public struct ResultCounts: Codable, Sendable, Hashable {
+    public var total: Int
+    public var passed: Int
+    public var failed: Int
+    public var error: Int
+    public var skipped: Int
+    public var expectedFailure: Int
+    public var failingTests: Int
+
+    public init(
+        total: Int = 0, passed: Int = 0, failed: Int = 0, error: Int = 0, skipped: Int = 0, expectedFailure: Int = 0,
+        failingTests: Int = 0
+    ) {
+        self.total = total
+        self.passed = passed
+        self.failed = failed
+        self.error = error
+        self.skipped = skipped
+        self.expectedFailure = expectedFailure
+        self.failingTests = failingTests
+    }
+}
+
+/// One run in `GET /api/v1/runs` and at the top of `GET /api/v1/runs/{runId}`: the uploaded `Run`
+/// metadata plus its status and result counts.
+public struct RunSummary: Codable, Sendable, Hashable {
+    public var run: Run
+    public var status: RunStatus
+    public var counts: ResultCounts
+
+    public init(run: Run, status: RunStatus, counts: ResultCounts) {
+        self.run = run
+        self.status = status
+        self.counts = counts
+    }
+}
+
+/// A page of `GET /api/v1/runs`, newest first. `nextCursor` is opaque; pass it as `?cursor=` to get
+/// the next page; `nil` on the last page.
+public struct RunList: Codable, Sendable, Hashable {
+    public var runs: [RunSummary]
+    public var nextCursor: String?
+
+    public init(runs: [RunSummary], nextCursor: String?) {
+        self.runs = runs
+        self.nextCursor = nextCursor
+    }
+}

@@ -1,0 +1,56 @@
+import FailscopeStore
+import Foundation
+import HTTPServer
+
+/// A running `failscope serve`: the store opened (and migrated) in the data folder, the application
+/// built over it, and the HTTP transport listening.
+///
+/// `stop()` (or SIGINT/SIGTERM after `installSignalHandlers()`) stops accepting, lets in-flight
+/// requests finish, then closes the store (WAL checkpointed). Used by the CLI and by live-port tests.
+public final class FailscopeServer: Sendable {
+    public let application: FailscopeApplication
+    public let http: HTTPServer
+    /// The bound port (the ephemeral one when started with port 0).
+    public var port: Int { http.port }
+
+    /// Opens the store in `dataDirectory` and starts listening on `host:port`.
+    ///
+    /// - Throws: `MigrationError` (the database is refused), `SQLiteError`, `HTTPServerError` (port in use).
+    public init(
+        dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, threadCount: Int = 4,
+        configuration: ServiceConfiguration
+    ) throws {
+        let store = try FailscopeStore(directory: dataDirectory, readerCount: max(2, threadCount))
+        let application = FailscopeApplication.build(configuration, store: store)
+        do {
+            http = try HTTPServer(
+                router: application.router,
+                configuration: HTTPServerConfiguration(host: host, port: port, threadCount: threadCount))
+        } catch {
+            store.close()
+            throw error
+        }
+        self.application = application
+    }
+
+    /// Stops accepting, finishes in-flight requests, then closes the store. Idempotent.
+    public func stop() {
+        http.shutdown()
+        http.waitUntilStopped()
+        application.store.close()
+    }
+
+    /// Blocks until the server has stopped (by `stop()` or a signal) and the store is closed.
+    public func waitUntilStopped() {
+        http.waitUntilStopped()
+        application.store.close()
+    }
+
+    /// Makes SIGINT and SIGTERM stop the server gracefully; keep the returned object alive.
+    public func installSignalHandlers(_ announce: @escaping @Sendable (Int32) -> Void = { _ in }) -> ShutdownSignals {
+        ShutdownSignals.install { [self] number in
+            announce(number)
+            http.shutdown()
+        }
+    }
+}

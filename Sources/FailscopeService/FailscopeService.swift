@@ -1,1 +1,0 @@
-// The FailscopeService module; see DESIGN.md, "Targets".

@@ -1,0 +1,184 @@
+import FailscopeModel
+import FailscopeStore
+import Foundation
+import HTTPServer
+
+/// The route handlers; each validates its input, calls the store once and encodes a shared API type.
+struct Handlers: Sendable {
+    let store: FailscopeStore
+    let metrics: ServiceMetrics
+    let authorization: BearerAuthorization
+
+    static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok) throws -> Response {
+        try Response.json(value, status: status, headers: ["Cache-Control": "no-store"], encoder: WireCoding.encoder())
+    }
+
+    // MARK: Operations
+
+    func health(_ request: Request) throws -> Response {
+        let check = try? store.pool.read { try $0.scalar("SELECT 1").int }
+        guard check == 1 else {
+            throw ServiceError(.serviceUnavailable, code: "unhealthy", message: "The database is not answering.")
+        }
+        return try Self.json(["status": "ok"])
+    }
+
+    func metricsText(_ request: Request) throws -> Response {
+        let text = metrics.render(
+            artifactBytes: (try? store.artifactByteCount()) ?? 0, databaseBytes: store.databaseByteCount())
+        return .bytes(Data(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    func openAPI(_ request: Request) throws -> Response {
+        .bytes(Data(OpenAPIDocument.json.utf8), contentType: "application/json")
+    }
+
+    // MARK: Ingest
+
+    func putRun(_ request: Request) throws -> Response {
+        try authorization.requireUpload(request)
+        let runID = try request.parameter("runId")
+        let run = try request.decodeJSON(Run.self, using: WireCoding.decoder())
+        guard run.id == runID else {
+            throw ServiceError(
+                .unprocessableContent, code: "id_mismatch", message: "The body's id must equal the runId in the path.")
+        }
+        let outcome = try ServiceError.wrapping { try store.putRun(run) }
+        guard let summary = try store.runSummary(runID) else { throw ServiceError.notFound("The run") }
+        return try Self.json(summary, status: outcome == .created ? .created : .ok)
+    }
+
+    func postResults(_ request: Request) throws -> Response {
+        try authorization.requireUpload(request)
+        let runID = try request.parameter("runId")
+        let batch = try request.decodeJSON(ResultBatch.self, using: WireCoding.decoder())
+        let outcome = try ServiceError.wrapping { try store.addResults(batch, toRun: runID) }
+        metrics.recordResultsIngested(outcome.inserted)
+        return try Self.json(outcome)
+    }
+
+    func finishRun(_ request: Request) throws -> Response {
+        try authorization.requireUpload(request)
+        let runID = try request.parameter("runId")
+        let finish = try request.decodeJSON(RunFinish.self, using: WireCoding.decoder())
+        let summary = try ServiceError.wrapping { try store.finishRun(runID, finish) }
+        return try Self.json(summary)
+    }
+
+    func putArtifact(_ request: Request) throws -> Response {
+        try authorization.requireUpload(request)
+        let sha256 = try request.parameter("sha256")
+        guard SHA256.isValidHex(sha256) else {
+            throw ServiceError.notFound("An artifact named like that", code: "not_found")
+        }
+        guard let contentType = request.headers["Content-Type"] else {
+            throw ServiceError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                message: "Content-Type must be image/png or application/json.")
+        }
+        let stored = try ServiceError.wrapping {
+            try store.putArtifact([UInt8](request.body), sha256: sha256, mediaType: contentType)
+        }
+        if stored.created { metrics.recordArtifactStored(bytes: stored.artifact.byteCount) }
+        return try Self.json(Self.info(stored.artifact), status: stored.created ? .created : .ok)
+    }
+
+    /// `GET`/`HEAD /api/v1/artifacts/{sha256}`: 200 with the artifact's facts when stored, else 404
+    /// (uploaders `HEAD` it to skip uploads).
+    func artifactInfo(_ request: Request) throws -> Response {
+        try authorization.requireRead(request)
+        let sha256 = try request.parameter("sha256")
+        guard let artifact = try store.artifact(sha256: sha256) else { throw ServiceError.notFound("The artifact") }
+        return try Self.json(Self.info(artifact))
+    }
+
+    static func info(_ artifact: ArtifactStore.Verified) -> ArtifactLink {
+        ArtifactLink(
+            sha256: artifact.sha256, kind: artifact.kind, byteCount: artifact.byteCount, width: artifact.width,
+            height: artifact.height, available: true)
+    }
+
+    // MARK: Reads
+
+    func listRuns(_ request: Request) throws -> Response {
+        try authorization.requireRead(request)
+        var query = FailscopeStore.RunQuery()
+        query.project = request.query["project"]
+        query.branch = request.query["branch"]
+        if let status = request.query["status"] {
+            guard let parsed = RunStatus(rawValue: status) else {
+                throw ServiceError.invalidParameter("status must be one of incomplete, passed, failed.")
+            }
+            query.status = parsed
+        }
+        query.limit = try Self.integer(request, "limit", default: 50, in: 1...200)
+        query.cursor = request.query["cursor"]
+        let list = try ServiceError.wrapping { try store.runs(query) }
+        return try Self.json(list)
+    }
+
+    func runDetail(_ request: Request) throws -> Response {
+        try authorization.requireRead(request)
+        let runID = try request.parameter("runId")
+        guard let detail = try store.runDetail(runID) else {
+            throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
+        }
+        return try Self.json(detail)
+    }
+
+    func resultDetail(_ request: Request) throws -> Response {
+        try authorization.requireRead(request)
+        guard let id = Int(try request.parameter("resultId")), id > 0, let detail = try store.resultDetail(id) else {
+            throw ServiceError.notFound("The result", code: "result_not_found")
+        }
+        return try Self.json(detail)
+    }
+
+    func testHistory(_ request: Request) throws -> Response {
+        try authorization.requireRead(request)
+        let limit = try Self.integer(request, "limit", default: 100, in: 1...500)
+        let history = try ServiceError.wrapping {
+            try store.testHistory(try request.parameter("testId"), limit: limit, cursor: request.query["cursor"])
+        }
+        guard let history else { throw ServiceError.notFound("The test", code: "test_not_found") }
+        return try Self.json(history)
+    }
+
+    func pages(_ request: Request) throws -> Response {
+        try authorization.requireRead(request)
+        let days = try Self.integer(request, "days", default: 14, in: 1...365)
+        let list = try ServiceError.wrapping {
+            try store.pages(project: request.query["project"], branch: request.query["branch"], days: days)
+        }
+        return try Self.json(list)
+    }
+
+    // MARK: Artifact files
+
+    /// `GET /artifacts/{sha256}.png|.json`: the stored bytes, immutable (content-addressed), with
+    /// `ETag` = the digest, `nosniff` and `Content-Security-Policy: sandbox`; 404 for anything else.
+    ///
+    /// Open even when a read token is set: `<img>` cannot send a bearer token, and the names are 256-bit
+    /// digests that only authorized API reads reveal.
+    func artifactFile(_ kind: ArtifactRef.Kind) -> Handler {
+        { [store] request in
+            let sha256 = try request.parameter("sha256")
+            guard SHA256.isValidHex(sha256), let artifact = try store.artifact(sha256: sha256), artifact.kind == kind
+            else { throw ServiceError.notFound("The artifact") }
+            let file = try OpenFile(path: store.artifacts.fileURL(sha256: sha256).path, noFollow: true)
+            return StaticFiles.fileResponse(
+                file, contentType: kind.mediaType, etag: "\"\(sha256)\"", cacheControl: "public, max-age=31536000, immutable",
+                request: request, extraHeaders: ["Content-Security-Policy": "sandbox"])
+        }
+    }
+
+    // MARK: Parameters
+
+    static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+        guard let text = request.query[name] else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw ServiceError.invalidParameter("\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound).")
+        }
+        return number
+    }
+}

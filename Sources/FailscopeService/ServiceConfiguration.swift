@@ -1,0 +1,34 @@
+import Foundation
+import HTTPServer
+
+/// Everything `FailscopeApplication.build` needs besides the store: tokens, limits, the dashboard folder.
+///
+/// Tokens: writes (`PUT`/`POST` under `/api/v1`) need `Authorization: Bearer <one of uploadTokens>`; with no
+/// upload token configured every write is refused (401), never silently open. Reads under `/api/v1` are
+/// open unless `readToken` is set; then they need it (an upload token is accepted too).
+public struct ServiceConfiguration: Sendable {
+    public var uploadTokens: [String]
+    public var readToken: String?
+    /// The dashboard folder served at `/`; `nil` serves a one-line notice instead.
+    public var webDirectory: URL?
+    /// Largest request bodies, bytes.
+    public var maxRunBodyBytes: Int
+    public var maxBatchBodyBytes: Int
+    public var maxArtifactBytes: Int
+    /// Where access log lines go (standard error by default).
+    public var accessLog: any AccessLog
+
+    public init(
+        uploadTokens: [String] = [], readToken: String? = nil, webDirectory: URL? = nil,
+        maxRunBodyBytes: Int = 64 << 10, maxBatchBodyBytes: Int = 32 << 20, maxArtifactBytes: Int = 32 << 20,
+        accessLog: any AccessLog = StandardErrorAccessLog()
+    ) {
+        self.uploadTokens = uploadTokens
+        self.readToken = readToken
+        self.webDirectory = webDirectory
+        self.maxRunBodyBytes = maxRunBodyBytes
+        self.maxBatchBodyBytes = maxBatchBodyBytes
+        self.maxArtifactBytes = maxArtifactBytes
+        self.accessLog = accessLog
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// The service's Prometheus metrics, rendered in the text exposition format 0.0.4
+/// (https://prometheus.io/docs/instrumenting/exposition_formats/).
+///
+/// - `failscope_http_requests_total{method,route,status}`: counter of answered requests; `route` is the
+///   matched pattern (`/api/v1/runs/{runId}`) or `unmatched`, so labels stay few.
+/// - `failscope_http_request_duration_seconds{route}`: histogram of handling time.
+/// - `failscope_results_ingested_total`, `failscope_artifacts_stored_total`,
+///   `failscope_artifact_bytes_stored_total`: counters of new data since start.
+/// - `failscope_artifact_bytes`, `failscope_database_bytes`: gauges read at scrape time.
+///
+/// It is also an `AccessLog`, so the router feeds it one entry per request.
+public final class ServiceMetrics: AccessLog {
+    /// Histogram bucket upper bounds, seconds.
+    public static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    private struct RequestKey: Hashable {
+        var method: String
+        var route: String
+        var status: Int
+    }
+
+    private struct Histogram {
+        var counts = [UInt64](repeating: 0, count: ServiceMetrics.buckets.count)
+        var count: UInt64 = 0
+        var sum: Double = 0
+    }
+
+    private struct State {
+        var requests: [RequestKey: UInt64] = [:]
+        var latency: [String: Histogram] = [:]
+        var resultsIngested: UInt64 = 0
+        var artifactsStored: UInt64 = 0
+        var artifactBytesStored: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public func record(_ entry: AccessLogEntry) {
+        let route = entry.route.isEmpty ? "unmatched" : entry.route
+        let seconds = Double(entry.nanoseconds) / 1e9
+        state.withLock { state in
+            state.requests[RequestKey(method: entry.method.rawValue, route: route, status: entry.status), default: 0] += 1
+            var histogram = state.latency[route] ?? Histogram()
+            for (index, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
+            histogram.count += 1
+            histogram.sum += seconds
+            state.latency[route] = histogram
+        }
+    }
+
+    func recordResultsIngested(_ count: Int) {
+        state.withLock { $0.resultsIngested += UInt64(count) }
+    }
+
+    func recordArtifactStored(bytes: Int) {
+        state.withLock {
+            $0.artifactsStored += 1
+            $0.artifactBytesStored += UInt64(bytes)
+        }
+    }
+
+    /// The exposition text, with the gauges given.
+    public func render(artifactBytes: Int, databaseBytes: Int) -> String {
+        let state = state.withLock { $0 }
+        var out = ""
+        out += "# HELP failscope_http_requests_total HTTP requests answered, by method, route pattern and status.\n"
+        out += "# TYPE failscope_http_requests_total counter\n"
+        for (key, value) in state.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            out += "failscope_http_requests_total{method=\"\(Self.escape(key.method))\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
+        }
+        out += "# HELP failscope_http_request_duration_seconds Time to answer a request, by route pattern.\n"
+        out += "# TYPE failscope_http_request_duration_seconds histogram\n"
+        for (route, histogram) in state.latency.sorted(by: { $0.key < $1.key }) {
+            let label = "route=\"\(Self.escape(route))\""
+            for (index, bound) in Self.buckets.enumerated() {
+                out += "failscope_http_request_duration_seconds_bucket{\(label),le=\"\(bound)\"} \(histogram.counts[index])\n"
+            }
+            out += "failscope_http_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(histogram.count)\n"
+            out += "failscope_http_request_duration_seconds_sum{\(label)} \(histogram.sum)\n"
+            out += "failscope_http_request_duration_seconds_count{\(label)} \(histogram.count)\n"
+        }
+        out += "# HELP failscope_results_ingested_total Results stored since start (duplicates not counted).\n"
+        out += "# TYPE failscope_results_ingested_total counter\n"
+        out += "failscope_results_ingested_total \(state.resultsIngested)\n"
+        out += "# HELP failscope_artifacts_stored_total Artifacts stored since start (identical uploads not counted).\n"
+        out += "# TYPE failscope_artifacts_stored_total counter\n"
+        out += "failscope_artifacts_stored_total \(state.artifactsStored)\n"
+        out += "# HELP failscope_artifact_bytes_stored_total Bytes of artifacts stored since start.\n"
+        out += "# TYPE failscope_artifact_bytes_stored_total counter\n"
+        out += "failscope_artifact_bytes_stored_total \(state.artifactBytesStored)\n"
+        out += "# HELP failscope_artifact_bytes Bytes of all stored artifacts.\n"
+        out += "# TYPE failscope_artifact_bytes gauge\n"
+        out += "failscope_artifact_bytes \(artifactBytes)\n"
+        out += "# HELP failscope_database_bytes Bytes of the SQLite database file and its WAL.\n"
+        out += "# TYPE failscope_database_bytes gauge\n"
+        out += "failscope_database_bytes \(databaseBytes)\n"
+        return out
+    }
+
+    /// Label value escaping: backslash, double quote and newline.
+    static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

@@ -1,0 +1,343 @@
+import FailscopeModel
+import Foundation
+
+extension FailscopeStore {
+    /// Limits on ingested values; larger input is refused with `StoreError.invalid`.
+    public enum Limits {
+        public static let resultsPerBatch = 1_000
+        public static let maximumAttempt = 1_000
+        public static let textFieldBytes = 4_096
+        public static let outputBytes = 1 << 20
+    }
+
+    /// What `putRun` did.
+    public enum PutRunOutcome: Sendable, Equatable {
+        case created
+        case updated
+    }
+
+    /// Creates the run or updates its metadata (idempotent: the same body twice leaves one run).
+    ///
+    /// A run's `project` cannot change once set (its results' test ids depend on it). A PUT without
+    /// `finishedAt` does not reopen a finished run. Branch, commit, device and start time changes are
+    /// copied onto the run's stored results.
+    /// - Throws: `StoreError.invalid` (bad id or fields), `.conflict` (project changed), `SQLiteError`.
+    @discardableResult
+    public func putRun(_ run: Run, now: Date = Date()) throws -> PutRunOutcome {
+        try Self.validate(run)
+        let nowMs = Timestamp.milliseconds(now)
+        return try pool.write { db in
+            try db.transaction(.immediate) { () throws -> PutRunOutcome in
+                let existingProject = try db.queryFirst("SELECT project FROM runs WHERE id = ?", [run.id]) {
+                    $0.string(0)
+                }
+                let startedAt = Timestamp.milliseconds(run.startedAt)
+                let finishedAt = run.finishedAt.map(Timestamp.milliseconds)
+                let metadata: [any SQLBindable] = [
+                    run.branch, run.commit, run.device, run.osVersion, run.ciProvider, run.ciBuildURL, run.ciJob,
+                    run.source.rawValue, startedAt,
+                ]
+                guard let existingProject else {
+                    try db.run(
+                        """
+                        INSERT INTO runs (branch, commit_sha, device, os_version, ci_provider, ci_build_url, ci_job,
+                            source, started_at, id, project, finished_at, created_at, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, metadata + [run.id, run.project, finishedAt, nowMs, nowMs])
+                    try refreshStatus(db, runID: run.id)
+                    return .created
+                }
+                guard existingProject == run.project else {
+                    throw StoreError.conflict(
+                        "run '\(run.id)' belongs to another project; a run's project cannot change")
+                }
+                try db.run(
+                    """
+                    UPDATE runs SET branch = ?, commit_sha = ?, device = ?, os_version = ?, ci_provider = ?,
+                        ci_build_url = ?, ci_job = ?, source = ?, started_at = ?,
+                        finished_at = coalesce(?, finished_at), updated_at = ?
+                    WHERE id = ?
+                    """, metadata + [finishedAt, nowMs, run.id])
+                try db.run(
+                    """
+                    UPDATE results SET branch = ?, commit_sha = ?, device = coalesce(reported_device, ?),
+                        ran_at = coalesce(started_at, ?)
+                    WHERE run_id = ? AND (branch IS NOT ? OR commit_sha IS NOT ?
+                        OR device IS NOT coalesce(reported_device, ?) OR ran_at IS NOT coalesce(started_at, ?))
+                    """,
+                    [
+                        run.branch, run.commit, run.device, startedAt, run.id, run.branch, run.commit, run.device,
+                        startedAt,
+                    ])
+                try refreshStatus(db, runID: run.id)
+                return .updated
+            }
+        }
+    }
+
+    /// What `addResults` stored.
+    public struct BatchOutcome: Sendable, Equatable, Codable {
+        /// Results stored now.
+        public var inserted: Int
+        /// Results whose key was already stored in this run (left unchanged: the first copy wins).
+        public var duplicates: Int
+
+        public init(inserted: Int, duplicates: Int) {
+            self.inserted = inserted
+            self.duplicates = duplicates
+        }
+    }
+
+    /// Stores a batch of results of run `runID` in one transaction, idempotent per `resultKey`.
+    ///
+    /// - Throws: `StoreError.runNotFound`, `StoreError.invalid` (nothing of the batch is stored),
+    ///   `SQLiteError`.
+    @discardableResult
+    public func addResults(_ batch: ResultBatch, toRun runID: String, now: Date = Date()) throws -> BatchOutcome {
+        guard Run.isValidID(runID) else { throw StoreError.runNotFound(runID) }
+        guard batch.results.count <= Limits.resultsPerBatch else {
+            throw StoreError.invalid("a batch holds at most \(Limits.resultsPerBatch) results")
+        }
+        for (index, result) in batch.results.enumerated() { try Self.validate(result, index: index) }
+        let nowMs = Timestamp.milliseconds(now)
+        return try pool.write { db in
+            try db.transaction(.immediate) { () throws -> BatchOutcome in
+                guard
+                    let run = try db.queryFirst(
+                        "SELECT project, branch, commit_sha, device, started_at FROM runs WHERE id = ?", [runID],
+                        row: {
+                            (
+                                project: $0.string(0), branch: $0.optionalString(1), commit: $0.optionalString(2),
+                                device: $0.optionalString(3), startedAt: $0.int64(4)
+                            )
+                        })
+                else { throw StoreError.runNotFound(runID) }
+                var outcome = BatchOutcome(inserted: 0, duplicates: 0)
+                var added: [TestStatus: Int] = [:]
+                for result in batch.results {
+                    let testID = TestIdentity.id(
+                        project: run.project, suite: result.suite, name: result.name, arguments: result.arguments)
+                    let firstFailure = result.failures.first
+                    let lastStep = result.trail.last
+                    let page = firstFailure?.page ?? lastStep?.page
+                    let callSite = firstFailure?.callSite ?? lastStep?.callSite
+                    let startedAt = result.startedAt.map(Timestamp.milliseconds)
+                    try db.run(
+                        """
+                        INSERT INTO tests (id, project, suite, name, arguments, first_seen_at) VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO NOTHING
+                        """, [testID, run.project, result.suite, result.name, result.arguments ?? "", nowMs])
+                    try db.run(
+                        """
+                        INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device,
+                            reported_device, page, call_site_file, call_site_line, attempt, status, skip_reason,
+                            started_at, ran_at, duration, system_out, system_err)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (run_id, result_key) DO NOTHING
+                        """,
+                        [
+                            runID, result.resultKey, testID, run.project, run.branch, run.commit,
+                            result.device ?? run.device, result.device, page, callSite?.file, callSite?.line,
+                            result.attempt, result.status.rawValue, result.skipReason, startedAt,
+                            startedAt ?? run.startedAt, result.duration, result.systemOut, result.systemErr,
+                        ])
+                    guard db.changes == 1 else {
+                        outcome.duplicates += 1
+                        continue
+                    }
+                    let resultID = db.lastInsertRowID
+                    outcome.inserted += 1
+                    added[result.status, default: 0] += 1
+                    try insertDetails(db, resultID: resultID, result: result)
+                }
+                if outcome.inserted > 0 {
+                    try db.run(
+                        """
+                        UPDATE runs SET result_count = result_count + ?, passed_count = passed_count + ?,
+                            failed_count = failed_count + ?, error_count = error_count + ?,
+                            skipped_count = skipped_count + ?, expected_failure_count = expected_failure_count + ?,
+                            updated_at = ?
+                        WHERE id = ?
+                        """,
+                        [
+                            outcome.inserted, added[.passed] ?? 0, added[.failed] ?? 0, added[.error] ?? 0,
+                            added[.skipped] ?? 0, added[.expectedFailure] ?? 0, nowMs, runID,
+                        ])
+                    try refreshStatus(db, runID: runID)
+                }
+                return outcome
+            }
+        }
+    }
+
+    /// Marks run `runID` finished at `finish.finishedAt` (idempotent; a later finish replaces the time).
+    ///
+    /// - Throws: `StoreError.runNotFound`, `SQLiteError`.
+    @discardableResult
+    public func finishRun(_ runID: String, _ finish: RunFinish, now: Date = Date()) throws -> RunSummary {
+        guard Run.isValidID(runID) else { throw StoreError.runNotFound(runID) }
+        try pool.write { db in
+            try db.transaction(.immediate) {
+                try db.run(
+                    "UPDATE runs SET finished_at = ?, updated_at = ? WHERE id = ?",
+                    [Timestamp.milliseconds(finish.finishedAt), Timestamp.milliseconds(now), runID])
+                guard db.changes == 1 else { throw StoreError.runNotFound(runID) }
+                try refreshStatus(db, runID: runID)
+            }
+        }
+        guard let summary = try runSummary(runID) else { throw StoreError.runNotFound(runID) }
+        return summary
+    }
+
+    /// Stores verified artifact bytes (file first, then the row); returns what was verified and
+    /// whether this call stored it (`false`: identical bytes were already there).
+    ///
+    /// - Throws: `StoreError.invalid` / `.artifactRejected` (nothing stored), file system errors.
+    @discardableResult
+    public func putArtifact(_ bytes: [UInt8], sha256: String, mediaType: String, now: Date = Date()) throws
+        -> (artifact: ArtifactStore.Verified, created: Bool)
+    {
+        let verified = try ArtifactStore.verify(bytes, sha256: sha256, mediaType: mediaType)
+        try artifacts.write(bytes, verified: verified)
+        let created = try pool.write { db in
+            try db.run(
+                """
+                INSERT INTO artifacts (sha256, kind, byte_count, width, height, stored_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (sha256) DO NOTHING
+                """,
+                [
+                    verified.sha256, verified.kind.rawValue, verified.byteCount, verified.width, verified.height,
+                    Timestamp.milliseconds(now),
+                ])
+            return db.changes == 1
+        }
+        return (verified, created)
+    }
+
+    /// The stored artifact named `sha256` (row and file both present), or `nil`.
+    public func artifact(sha256: String) throws -> ArtifactStore.Verified? {
+        guard SHA256.isValidHex(sha256) else { return nil }
+        let row = try pool.read { db in
+            try db.queryFirst("SELECT kind, byte_count, width, height FROM artifacts WHERE sha256 = ?", [sha256]) {
+                ArtifactStore.Verified(
+                    sha256: sha256, kind: ArtifactRef.Kind(rawValue: $0.string(0)) ?? .screenshot, byteCount: $0.int(1),
+                    width: $0.optionalInt(2), height: $0.optionalInt(3))
+            }
+        }
+        guard let row, artifacts.contains(sha256: sha256) else { return nil }
+        return row
+    }
+
+    // MARK: Internals
+
+    private func insertDetails(_ db: Database, resultID: Int64, result: TestResult) throws {
+        for (position, failure) in result.failures.enumerated() {
+            let frame = failure.elementFrame
+            try db.run(
+                """
+                INSERT INTO failures (result_id, position, message, location_file, location_line, page, action,
+                    call_site_file, call_site_line, element_x, element_y, element_width, element_height, is_error)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    resultID, position, failure.message, failure.location?.file, failure.location?.line, failure.page,
+                    failure.action, failure.callSite?.file, failure.callSite?.line, frame?.x, frame?.y, frame?.width,
+                    frame?.height, failure.isError,
+                ])
+        }
+        for (position, step) in result.trail.enumerated() {
+            try db.run(
+                """
+                INSERT INTO trail_steps (result_id, position, page, action, call_site_file, call_site_line)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, [resultID, position, step.page, step.action, step.callSite?.file, step.callSite?.line])
+        }
+        for (position, page) in result.pagesVisited.enumerated() {
+            try db.run(
+                "INSERT INTO result_pages (result_id, position, page) VALUES (?, ?, ?)", [resultID, position, page])
+        }
+        for (position, artifact) in result.artifacts.enumerated() {
+            try db.run(
+                """
+                INSERT INTO result_artifacts (result_id, position, sha256, kind, byte_count, width, height)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    resultID, position, artifact.sha256, artifact.kind.rawValue, artifact.byteCount, artifact.width,
+                    artifact.height,
+                ])
+        }
+    }
+
+    /// Recomputes `failing_test_count` (tests whose last attempt failed or errored) and `status`.
+    private func refreshStatus(_ db: Database, runID: String) throws {
+        try db.run(
+            """
+            UPDATE runs SET failing_test_count = (
+                SELECT count(*) FROM (
+                    SELECT max(attempt * 2 + (status IN ('failed', 'error'))) AS last
+                    FROM results WHERE run_id = ?1 GROUP BY test_id, device
+                ) WHERE last % 2 = 1)
+            WHERE id = ?1
+            """, [runID])
+        try db.run(
+            """
+            UPDATE runs SET status = CASE WHEN finished_at IS NULL THEN 'incomplete'
+                WHEN failing_test_count > 0 THEN 'failed' ELSE 'passed' END
+            WHERE id = ?
+            """, [runID])
+    }
+
+    static func validate(_ run: Run) throws(StoreError) {
+        guard Run.isValidID(run.id) else {
+            throw .invalid("a run id is 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..')")
+        }
+        try checkText(run.project, field: "project", required: true)
+        for (field, value) in [
+            ("branch", run.branch), ("commit", run.commit), ("device", run.device), ("osVersion", run.osVersion),
+            ("ciProvider", run.ciProvider), ("ciBuildURL", run.ciBuildURL), ("ciJob", run.ciJob),
+        ] {
+            if let value { try checkText(value, field: field, required: false) }
+        }
+    }
+
+    static func validate(_ result: TestResult, index: Int) throws(StoreError) {
+        let prefix = "results[\(index)]"
+        try checkText(result.suite, field: "\(prefix).suite", required: true)
+        try checkText(result.name, field: "\(prefix).name", required: true)
+        guard (1...Limits.maximumAttempt).contains(result.attempt) else {
+            throw .invalid("\(prefix).attempt must be 1...\(Limits.maximumAttempt)")
+        }
+        if let duration = result.duration, !(duration.isFinite && duration >= 0) {
+            throw .invalid("\(prefix).duration must be a finite number of seconds >= 0")
+        }
+        for (field, value) in [("systemOut", result.systemOut), ("systemErr", result.systemErr)] {
+            if let value, value.utf8.count > Limits.outputBytes {
+                throw .invalid("\(prefix).\(field) is longer than \(Limits.outputBytes) bytes")
+            }
+        }
+        for (position, artifact) in result.artifacts.enumerated() {
+            guard SHA256.isValidHex(artifact.sha256) else {
+                throw .invalid("\(prefix).artifacts[\(position)].sha256 must be 64 lowercase hexadecimal digits")
+            }
+            guard artifact.byteCount >= 0 else { throw .invalid("\(prefix).artifacts[\(position)].byteCount < 0") }
+        }
+        for (position, failure) in result.failures.enumerated() {
+            guard failure.message.utf8.count <= Limits.outputBytes else {
+                throw .invalid("\(prefix).failures[\(position)].message is too long")
+            }
+            if let frame = failure.elementFrame,
+                ![frame.x, frame.y, frame.width, frame.height].allSatisfy(\.isFinite)
+            {
+                throw .invalid("\(prefix).failures[\(position)].elementFrame must be finite")
+            }
+        }
+    }
+
+    private static func checkText(_ value: String, field: String, required: Bool) throws(StoreError) {
+        if required && value.isEmpty { throw .invalid("\(field) must not be empty") }
+        guard value.utf8.count <= Limits.textFieldBytes else {
+            throw .invalid("\(field) is longer than \(Limits.textFieldBytes) bytes")
+        }
+    }
+}

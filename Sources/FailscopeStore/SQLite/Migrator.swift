@@ -1,0 +1,132 @@
+import Foundation
+
+/// Applies `Migration`s in order, each in its own `BEGIN IMMEDIATE` transaction that also records
+/// its name and checksum in `schema_migrations`, and refuses a database it cannot trust.
+///
+/// Modeled on GRDB's `DatabaseMigrator` (append-only, recorded in the same transaction). Refusals
+/// (`MigrationError`): an applied migration whose SQL changed, an applied migration this binary does
+/// not have, a database migrated by a newer binary, migrations applied out of order.
+public struct Migrator: Sendable {
+    /// The migrations this binary knows, in order.
+    public let migrations: [Migration]
+
+    /// - Precondition: names are unique and strictly increasing.
+    public init(migrations: [Migration]) {
+        for (previous, next) in zip(migrations, migrations.dropFirst()) {
+            precondition(previous.name < next.name, "migrations must be in increasing order: \(previous.name), \(next.name)")
+        }
+        self.migrations = migrations
+    }
+
+    /// One applied migration as recorded in the database.
+    public struct AppliedMigration: Sendable, Hashable {
+        public var name: String
+        public var checksum: String
+        public var appliedAt: String
+    }
+
+    /// The migrations recorded as applied in `database`, in name order (empty for a new database).
+    public func appliedMigrations(in database: Database) throws -> [AppliedMigration] {
+        try database.execute(Self.createTable)
+        return try database.query("SELECT name, checksum, applied_at FROM schema_migrations ORDER BY name") {
+            AppliedMigration(name: $0.string(0), checksum: $0.string(1), appliedAt: $0.string(2))
+        }
+    }
+
+    /// Checks the applied migrations against this binary's and returns those still to apply.
+    ///
+    /// - Throws: `MigrationError` when the database cannot be trusted, `SQLiteError` on I/O.
+    public func pendingMigrations(in database: Database) throws -> [Migration] {
+        let applied = try appliedMigrations(in: database)
+        try verify(applied)
+        return Array(migrations.dropFirst(applied.count))
+    }
+
+    /// Applies every pending migration; returns the names applied (empty when up to date).
+    ///
+    /// Each migration runs in its own `BEGIN IMMEDIATE` transaction; the check is repeated inside
+    /// it, so two processes migrating at once apply each migration once.
+    /// - Throws: `MigrationError` (nothing is applied), `SQLiteError` from a migration's SQL (that
+    ///   migration is rolled back; earlier ones stay applied).
+    @discardableResult
+    public func migrate(_ database: Database) throws -> [String] {
+        var appliedNow: [String] = []
+        for migration in try pendingMigrations(in: database) {
+            let didApply = try database.transaction(.immediate) { () throws -> Bool in
+                let applied = try appliedMigrations(in: database)
+                try verify(applied)
+                guard !applied.contains(where: { $0.name == migration.name }) else { return false }
+                do {
+                    try database.execute(migration.sql)
+                } catch let error as SQLiteError {
+                    throw MigrationError.failed(name: migration.name, error: error)
+                }
+                try database.run(
+                    "INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (?, ?, ?)",
+                    [migration.name, migration.checksum, ISO8601DateFormatter().string(from: Date())])
+                return true
+            }
+            if didApply { appliedNow.append(migration.name) }
+        }
+        return appliedNow
+    }
+
+    private func verify(_ applied: [AppliedMigration]) throws {
+        let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.name, $0) })
+        let unknown = applied.filter { known[$0.name] == nil }.map(\.name)
+        if !unknown.isEmpty {
+            if let last = migrations.last?.name, unknown.allSatisfy({ $0 > last }) {
+                throw MigrationError.databaseIsNewer(unknownMigrations: unknown)
+            }
+            throw MigrationError.missing(names: unknown)
+        }
+        for (index, record) in applied.enumerated() {
+            guard migrations[index].name == record.name else {
+                throw MigrationError.outOfOrder(expected: migrations[index].name, found: record.name)
+            }
+            guard migrations[index].checksum == record.checksum else {
+                throw MigrationError.changed(
+                    name: record.name, recordedChecksum: record.checksum, currentChecksum: migrations[index].checksum)
+            }
+        }
+    }
+
+    static let createTable = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            name TEXT PRIMARY KEY NOT NULL,
+            checksum TEXT NOT NULL,
+            applied_at TEXT NOT NULL
+        )
+        """
+}
+
+/// Why the `Migrator` refused a database; the service stops with this message.
+public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An applied migration's SQL differs from this binary's copy (migrations are append-only).
+    case changed(name: String, recordedChecksum: String, currentChecksum: String)
+    /// The database records migrations this binary does not have, among its own.
+    case missing(names: [String])
+    /// The database was migrated by a newer binary (migrations after this binary's last).
+    case databaseIsNewer(unknownMigrations: [String])
+    /// A migration this binary has was skipped while a later one was applied.
+    case outOfOrder(expected: String, found: String)
+    /// A migration's SQL failed; it was rolled back.
+    case failed(name: String, error: SQLiteError)
+
+    public var description: String {
+        switch self {
+        case .changed(let name, let recorded, let current):
+            "migration \(name) was changed after it was applied (recorded SHA-256 \(recorded.prefix(12))…, "
+                + "this binary's \(current.prefix(12))…); migrations are append-only: restore the file and add a new one"
+        case .missing(let names):
+            "the database has applied migrations this binary does not have: \(names.joined(separator: ", "))"
+        case .databaseIsNewer(let names):
+            "the database was migrated by a newer failscope (unknown migrations \(names.joined(separator: ", "))); "
+                + "upgrade failscope or use a backup"
+        case .outOfOrder(let expected, let found):
+            "migration \(expected) was never applied but the later \(found) was; the database cannot be trusted"
+        case .failed(let name, let error):
+            "migration \(name) failed and was rolled back: \(error)"
+        }
+    }
+}

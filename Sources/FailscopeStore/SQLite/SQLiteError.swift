@@ -1,0 +1,32 @@
+import CSQLite
+
+/// An error reported by SQLite: its (extended) result code, SQLite's message and the SQL that failed.
+///
+/// Bound values never appear in `description`: they may hold test-controlled text or secrets.
+/// Codes and messages are SQLite's (https://sqlite.org/rescode.html).
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE` = 2067, `SQLITE_BUSY` = 5, ...).
+    public var code: Int32
+    /// SQLite's message (`sqlite3_errmsg`), or a description of what the wrapper found wrong.
+    public var message: String
+    /// The SQL text of the statement that failed, when there was one.
+    public var sql: String?
+
+    public init(code: Int32, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (the low 8 bits of `code`).
+    public var primaryCode: Int32 { code & 0xFF }
+
+    /// Whether this is a constraint violation (`SQLITE_CONSTRAINT`).
+    public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
+
+    public var description: String {
+        var text = "SQLite error \(code): \(message)"
+        if let sql { text += " — while executing `\(sql)`" }
+        return text
+    }
+}

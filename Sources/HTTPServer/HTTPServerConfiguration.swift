@@ -1,0 +1,57 @@
+import Foundation
+
+/// Settings of an ``HTTPServer``: where it listens, its threads, its limits and timeouts.
+public struct HTTPServerConfiguration: Sendable {
+    /// The address to listen on: an IPv4 or IPv6 literal, or `localhost` (= `127.0.0.1`). Default `127.0.0.1`.
+    public var host: String
+    /// The TCP port; 0 picks a free ephemeral port (read it back from ``HTTPServer/port``). Default 8080.
+    public var port: Int
+    /// Worker threads, each with its own epoll loop; handlers run on them. Default: the number of active cores.
+    public var threadCount: Int
+    /// Seconds a connection may stay idle (no bytes either way, including keep-alive waits) before it is closed.
+    /// Default 30.
+    public var connectionTimeout: Int
+    /// Seconds a request may take from its headers to its last body byte; a slower upload is answered 408
+    /// `request_timeout` and closed (checked as body chunks arrive; idle stalls are cut by `connectionTimeout`).
+    /// Default 60.
+    public var requestTimeout: Double
+    /// Most simultaneous connections; more are refused at accept. Default 1024.
+    public var connectionLimit: Int
+    /// Bytes of buffer per connection (request line, headers and each body chunk must fit). Default 64 KiB.
+    public var connectionMemoryLimit: Int
+    /// Seconds ``HTTPServer/shutdown()`` waits for in-flight requests before closing their connections. Default 10.
+    public var shutdownGracePeriod: Double
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+        connectionTimeout: Int = 30, requestTimeout: Double = 60, connectionLimit: Int = 1024,
+        connectionMemoryLimit: Int = 64 * 1024, shutdownGracePeriod: Double = 10
+    ) {
+        self.host = host
+        self.port = port
+        self.threadCount = threadCount
+        self.connectionTimeout = connectionTimeout
+        self.requestTimeout = requestTimeout
+        self.connectionLimit = connectionLimit
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.shutdownGracePeriod = shutdownGracePeriod
+    }
+}
+
+/// Why an ``HTTPServer`` could not start.
+public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
+    /// The host is not an IP literal or `localhost`.
+    case invalidHost(String)
+    /// The port is outside 0...65535.
+    case invalidPort(Int)
+    /// libmicrohttpd could not start: typically the address is in use or not local.
+    case cannotListen(host: String, port: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidHost(let host): "Invalid host '\(host)': use an IPv4 or IPv6 address or 'localhost'."
+        case .invalidPort(let port): "Invalid port \(port): use 0...65535."
+        case .cannotListen(let host, let port): "Cannot listen on \(host):\(port) (address in use or not available)."
+        }
+    }
+}

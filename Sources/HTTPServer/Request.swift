@@ -1,0 +1,116 @@
+import Foundation
+
+/// One HTTP request as a handler sees it: method, path, query, headers, the whole body, and what routing found.
+///
+/// The transport builds it once the body is complete (bodies arrive in chunks and are collected up to the route's
+/// `maxBodyBytes`); tests build it directly and pass it to ``Router/respond(to:)``.
+public struct Request: Sendable {
+    /// The request method. A `HEAD` request is routed to the `GET` route of its path.
+    public var method: HTTPMethod
+    /// The path as received, still percent-encoded, without the query: `/api/v1/runs/r%201`.
+    public var path: String
+    /// The query parameters, percent-decoded.
+    public var query: QueryParameters
+    /// The request header fields (case-insensitive lookup).
+    public var headers: HTTPHeaders
+    /// The request body bytes (empty when there is none).
+    public var body: Data
+    /// Path parameters filled in by routing, by name: `{runId}` in `/api/v1/runs/{runId}` → `parameters["runId"]`,
+    /// percent-decoded. A trailing `{name...}` holds the rest of the path, still percent-encoded (see ``StaticFiles``).
+    public var parameters: [String: String]
+    /// The pattern of the route that matched, for example `/api/v1/runs/{runId}` (empty before routing or if none
+    /// matched). Use it as a low-cardinality label in metrics.
+    public var route: String
+    /// This request's id: the client's `X-Request-Id` if it is 1...64 characters of `[A-Za-z0-9._-]`, otherwise
+    /// one the server made. Every response carries it back in `X-Request-Id`.
+    public var id: String
+    /// The peer address (`"127.0.0.1:53422"`), when the transport knows it.
+    public var remoteAddress: String?
+
+    /// Makes a request. `target` is a request target as on the request line: a path with an optional query
+    /// (`/api/v1/runs?branch=main`).
+    public init(
+        method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: Data = Data(),
+        id: String? = nil, remoteAddress: String? = nil
+    ) {
+        if let question = target.firstIndex(of: "?") {
+            self.path = String(target[..<question])
+            self.query = QueryParameters(parsing: target[target.index(after: question)...])
+        } else {
+            self.path = target
+            self.query = QueryParameters()
+        }
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.parameters = [:]
+        self.route = ""
+        self.id = RequestID.accept(id ?? headers["X-Request-Id"]) ?? RequestID.make()
+        self.remoteAddress = remoteAddress
+    }
+
+    /// Makes a request whose path and query are already separated (the transport's way).
+    public init(
+        method: HTTPMethod, path: String, query: QueryParameters, headers: HTTPHeaders, body: Data, id: String,
+        remoteAddress: String?
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.parameters = [:]
+        self.route = ""
+        self.id = id
+        self.remoteAddress = remoteAddress
+    }
+
+    /// Decodes the body as JSON into `T`.
+    ///
+    /// - Throws: ``HTTPStatusError`` 400 `invalid_json` naming the decoding problem (never the body itself), or
+    ///   415 `unsupported_media_type` when a `Content-Type` is present and is not JSON.
+    public func decodeJSON<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        if let contentType = headers["Content-Type"], !contentType.lowercased().contains("json") {
+            throw HTTPStatusError(
+                .unsupportedMediaType, code: "unsupported_media_type", message: "Expected a JSON body.")
+        }
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch let error as DecodingError {
+            throw HTTPStatusError(.badRequest, code: "invalid_json", message: JSONProblem.describe(error))
+        } catch {
+            throw HTTPStatusError(.badRequest, code: "invalid_json", message: "The body is not valid JSON.")
+        }
+    }
+
+    /// The path parameter `name`, or a 400 error naming it if routing did not fill it.
+    public func parameter(_ name: String) throws -> String {
+        guard let value = parameters[name] else {
+            throw HTTPStatusError(.badRequest, code: "missing_parameter", message: "Missing path parameter '\(name)'.")
+        }
+        return value
+    }
+}
+
+/// Turns a `DecodingError` into a message that names the field path and the problem, never the data.
+enum JSONProblem {
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let joined = codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return joined.isEmpty ? "the body" : "'\(joined)'"
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "Wrong type at \(path(context.codingPath)): expected \(type)."
+        case .valueNotFound(let type, let context):
+            return "Missing value at \(path(context.codingPath)): expected \(type)."
+        case .keyNotFound(let key, let context):
+            return "Missing key '\(key.stringValue)' in \(path(context.codingPath))."
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "The body is not valid JSON." : "Invalid value at \(path(context.codingPath))."
+        @unknown default:
+            return "The body is not valid JSON."
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// A handler that runs on the server's worker thread and returns at once (blocking work such as SQLite is fine:
+/// the transport runs a pool of worker threads). Thrown errors become JSON error responses (see ``HTTPError``).
+public typealias Handler = @Sendable (Request) throws -> Response
+
+/// A handler that may suspend (`await` an actor, a task). The transport suspends the connection, runs the handler
+/// in a task, and resumes the connection with its response; worker threads are not blocked meanwhile.
+public typealias AsyncHandler = @Sendable (Request) async throws -> Response
+
+/// Anything that answers requests without a socket: the ``Router``, or a test double.
+public protocol Responder: Sendable {
+    /// The response to `request`. Never throws: errors have already become error responses.
+    func respond(to request: Request) async -> Response
+}

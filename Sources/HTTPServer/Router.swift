@@ -1,0 +1,208 @@
+import Foundation
+
+/// Routes requests by method and path pattern to handlers, and turns what they throw into JSON error responses.
+///
+/// Build it once with ``add(_:_:maxBodyBytes:_:)-(_,_,_,Handler)`` (or `get`, `put`, `post`, `delete`), then give it to an
+/// ``HTTPServer`` or call ``respond(to:)`` directly in tests (no socket needed).
+///
+/// Rules, in order:
+/// - The path is split on `/` and each segment percent-decoded; a malformed escape, a decoded NUL, or a `.` or
+///   `..` segment → 400 `invalid_path` (no route ever sees a dot segment).
+/// - The first route (in the order added) whose pattern matches the path and whose method matches wins; a `HEAD`
+///   request uses the `GET` route of its path when there is no `HEAD` route, and its response body is dropped.
+/// - A path that matches only under other methods → 405 `method_not_allowed` with `Allow`; no match → 404
+///   `not_found`.
+/// - A thrown ``HTTPError`` → its status and JSON body; any other error → 500 `internal_error` with a generic
+///   message (the error is recorded in the access log entry, never sent).
+/// - Every response gets `X-Request-Id: <request.id>`; every request gets one ``AccessLogEntry``.
+public struct Router: Responder {
+    /// The default per-route body limit: 1 MiB.
+    public static let defaultMaxBodyBytes = 1 << 20
+
+    struct Route: Sendable {
+        enum Action: Sendable {
+            case sync(Handler)
+            case async(AsyncHandler)
+        }
+        let method: HTTPMethod
+        let pattern: RoutePattern
+        let maxBodyBytes: Int
+        let action: Action
+    }
+
+    private(set) var routes: [Route] = []
+
+    /// Where one line per request goes; ``StandardErrorAccessLog`` by default.
+    public var accessLog: any AccessLog
+
+    public init(accessLog: any AccessLog = StandardErrorAccessLog()) {
+        self.accessLog = accessLog
+    }
+
+    /// Adds a route whose handler runs on the calling worker thread.
+    ///
+    /// - Parameters:
+    ///   - pattern: a path pattern (see the grammar on ``Router``), for example `/api/v1/runs/{runId}`.
+    ///   - maxBodyBytes: the largest accepted body; a bigger one is answered 413 `body_too_large` as soon as its
+    ///     `Content-Length` or its bytes exceed the limit, before the handler runs.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes,
+        _ handler: @escaping Handler
+    ) {
+        precondition(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
+        routes.append(
+            Route(method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes, action: .sync(handler)))
+    }
+
+    /// Adds a route whose handler may suspend (see ``AsyncHandler``).
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes,
+        _ handler: @escaping AsyncHandler
+    ) {
+        precondition(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
+        routes.append(
+            Route(method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes, action: .async(handler)))
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) {
+        add(.GET, pattern, maxBodyBytes: 0, handler)
+    }
+    public mutating func get(_ pattern: String, _ handler: @escaping AsyncHandler) {
+        add(.GET, pattern, maxBodyBytes: 0, handler)
+    }
+    public mutating func put(
+        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping Handler
+    ) {
+        add(.PUT, pattern, maxBodyBytes: maxBodyBytes, handler)
+    }
+    public mutating func put(
+        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping AsyncHandler
+    ) {
+        add(.PUT, pattern, maxBodyBytes: maxBodyBytes, handler)
+    }
+    public mutating func post(
+        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping Handler
+    ) {
+        add(.POST, pattern, maxBodyBytes: maxBodyBytes, handler)
+    }
+    public mutating func post(
+        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping AsyncHandler
+    ) {
+        add(.POST, pattern, maxBodyBytes: maxBodyBytes, handler)
+    }
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) {
+        add(.DELETE, pattern, maxBodyBytes: 0, handler)
+    }
+    public mutating func delete(_ pattern: String, _ handler: @escaping AsyncHandler) {
+        add(.DELETE, pattern, maxBodyBytes: 0, handler)
+    }
+
+    // MARK: - Dispatch
+
+    /// What routing decided for a method and path, before the body is read.
+    enum Resolution: Sendable {
+        case route(Route, parameters: [String: String])
+        case error(HTTPStatusError)
+    }
+
+    /// Finds the route for `method` and the raw `path` (percent-encoded, no query).
+    func resolve(method: HTTPMethod, path: String) -> Resolution {
+        guard path.hasPrefix("/") else {
+            return .error(.badRequest("The path must start with '/'.", code: "invalid_path"))
+        }
+        let raw = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { Substring($0) }
+        var decoded: [String] = []
+        decoded.reserveCapacity(raw.count)
+        for segment in raw {
+            guard let text = PercentDecoding.decodePath(segment), !text.utf8.contains(0), text != ".", text != ".."
+            else {
+                return .error(.badRequest("The path is not a valid, normalized URL path.", code: "invalid_path"))
+            }
+            decoded.append(text)
+        }
+        var allowed: [HTTPMethod] = []
+        var getRoute: (Route, [String: String])?
+        for route in routes {
+            guard let parameters = route.pattern.match(raw: raw, decoded: decoded) else { continue }
+            if route.method == method { return .route(route, parameters: parameters) }
+            if method == .HEAD, route.method == .GET, getRoute == nil { getRoute = (route, parameters) }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if let (route, parameters) = getRoute { return .route(route, parameters: parameters) }
+        if allowed.isEmpty { return .error(.notFound("No route for \(method) \(LogSanitizer.clip(path)).")) }
+        if allowed.contains(.GET), !allowed.contains(.HEAD) {
+            allowed.insert(.HEAD, at: allowed.firstIndex(of: .GET)! + 1)
+        }
+        let allow = allowed.map(\.rawValue).joined(separator: ", ")
+        return .error(
+            HTTPStatusError(
+                .methodNotAllowed, code: "method_not_allowed",
+                message: "\(method) is not allowed here; allowed: \(allow).",
+                headers: ["Allow": allow]))
+    }
+
+    /// Answers `request` in-process: routing, handler, error mapping, `X-Request-Id`, one access log entry.
+    /// A `HEAD` response keeps its headers and gets an empty body.
+    public func respond(to request: Request) async -> Response {
+        let start = MonotonicClock.nanoseconds()
+        var response: Response
+        var failure: String?
+        var routeText = ""
+        switch resolve(method: request.method, path: request.path) {
+        case .error(let error):
+            response = Response.error(error)
+        case .route(let route, let parameters):
+            if request.body.count > route.maxBodyBytes {
+                response = Response.error(HTTPStatusError.bodyTooLarge(limit: route.maxBodyBytes))
+            } else {
+                var routed = request
+                routed.parameters = parameters
+                routed.route = route.pattern.text
+                routeText = route.pattern.text
+                switch route.action {
+                case .sync(let handler): (response, failure) = Self.run(handler, routed)
+                case .async(let handler): (response, failure) = await Self.run(handler, routed)
+                }
+            }
+        }
+        response = finish(response, for: request, route: routeText, failure: failure, start: start)
+        if request.method == .HEAD { response.body = .empty }
+        return response
+    }
+
+    /// Runs a synchronous handler and maps its errors. Returns the response and, for a 500, the hidden error.
+    static func run(_ handler: Handler, _ request: Request) -> (Response, String?) {
+        do {
+            return (try handler(request), nil)
+        } catch {
+            return map(error)
+        }
+    }
+
+    static func run(_ handler: AsyncHandler, _ request: Request) async -> (Response, String?) {
+        do {
+            return (try await handler(request), nil)
+        } catch {
+            return map(error)
+        }
+    }
+
+    static func map(_ error: any Error) -> (Response, String?) {
+        if let error = error as? any HTTPError { return (Response.error(error), nil) }
+        return (Response.error(HTTPStatusError.internalError), String(describing: error))
+    }
+
+    /// Adds `X-Request-Id` and records the access log entry.
+    func finish(_ response: Response, for request: Request, route: String, failure: String?, start: UInt64) -> Response
+    {
+        var response = response
+        response.headers["X-Request-Id"] = request.id
+        accessLog.record(
+            AccessLogEntry(
+                method: request.method, path: request.path, route: route, status: response.status.code,
+                bytes: request.method == .HEAD ? 0 : response.bodyLength,
+                nanoseconds: MonotonicClock.nanoseconds() &- start, requestID: request.id, error: failure))
+        return response
+    }
+}

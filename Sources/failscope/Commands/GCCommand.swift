@@ -1,0 +1,39 @@
+import FailscopeStore
+import Foundation
+
+/// `failscope gc`: retention — deletes old runs, then artifacts no result references, then vacuums.
+enum GCCommand: Command {
+    static let name = "gc"
+    static let summary = "Delete runs older than N days and the artifacts nothing references any more."
+    static let usage = """
+        USAGE: failscope gc --keep-days <n> [--data <dir>]
+
+        OPTIONS:
+          --keep-days <n>  Keep runs that started within the last n days (1...36500).
+          --data <dir>     Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
+
+          Safe while the service runs (one writer at a time; SQLite waits for the lock).
+        """
+
+    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+        guard arguments.option("keep-days") != nil else { throw UsageError("--keep-days is required") }
+        let keepDays = try arguments.integer("keep-days", default: 0, in: 1...36_500)
+        let data = arguments.option("data") ?? ProcessInfo.processInfo.environment["FAILSCOPE_DATA"] ?? ".failscope"
+        try arguments.checkAllConsumed()
+        let report: FailscopeStore.GarbageReport
+        do {
+            let store = try FailscopeStore(directory: URL(fileURLWithPath: data))
+            defer { store.close() }
+            report = try store.collectGarbage(keepDays: keepDays)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        print(
+            """
+            Deleted \(report.runsDeleted) runs, \(report.resultsDeleted) results, \(report.testsDeleted) tests, \
+            \(report.artifactsDeleted) artifacts (\(report.artifactBytesFreed) bytes).
+            Database: \(report.databaseBytesBefore) bytes before, \(report.databaseBytesAfter) bytes after VACUUM.
+            """)
+        return 0
+    }
+}

@@ -1,0 +1,35 @@
+import FailscopeStore
+import Foundation
+
+/// `failscope migrate`: applies pending database migrations, or explains why the database is refused.
+enum MigrateCommand: Command {
+    static let name = "migrate"
+    static let summary = "Apply pending database migrations."
+    static let usage = """
+        USAGE: failscope migrate [--data <dir>]
+
+        OPTIONS:
+          --data <dir>   Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
+
+          Each migration runs in its own transaction and is recorded with its SHA-256; a changed or missing
+          applied migration, or a database from a newer failscope, is refused (exit 1).
+        """
+
+    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+        let data = arguments.option("data") ?? ProcessInfo.processInfo.environment["FAILSCOPE_DATA"] ?? ".failscope"
+        try arguments.checkAllConsumed()
+        let store: FailscopeStore
+        do {
+            store = try FailscopeStore(directory: URL(fileURLWithPath: data))
+        } catch {
+            throw CommandError("\(error)")
+        }
+        defer { store.close() }
+        if store.appliedMigrations.isEmpty {
+            print("Database is up to date (\(Migration.embedded.last?.name ?? "no migrations")).")
+        } else {
+            for name in store.appliedMigrations { print("Applied \(name)") }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,72 @@
+import FailscopeService
+import Foundation
+
+/// `failscope serve`: runs the HTTP API, the artifact files and the dashboard over one data folder.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "Run the Failscope service (API, artifacts, dashboard)."
+    static let usage = """
+        USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--upload-token <token>]...
+                               [--read-token <token>] [--web <dir>] [--threads <n>]
+
+        OPTIONS:
+          --host <host>           Address to listen on. (default: 127.0.0.1; env FAILSCOPE_HOST)
+          --port <port>           TCP port; 0 picks a free one. (default: 8080; env FAILSCOPE_PORT)
+          --data <dir>            Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
+          --upload-token <token>  A token that may upload; repeat for several. Without one, uploads are refused.
+                                  (env FAILSCOPE_UPLOAD_TOKENS, comma-separated)
+          --read-token <token>    Require this token (or an upload token) for API reads. (env FAILSCOPE_READ_TOKEN)
+          --web <dir>             The dashboard folder. (default: Web/ beside the binary, in ../share/failscope,
+                                  or in the source checkout; env FAILSCOPE_WEB)
+          --threads <n>           HTTP worker threads. (default: 4)
+
+          Migrations are applied at start; a database that cannot be trusted stops the service.
+          SIGINT or SIGTERM stop it gracefully (in-flight requests finish, the database is closed).
+        """
+
+    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        let host = arguments.option("host") ?? environment["FAILSCOPE_HOST"] ?? "127.0.0.1"
+        let portText = arguments.option("port") ?? environment["FAILSCOPE_PORT"] ?? "8080"
+        guard let port = Int(portText), (0...65535).contains(port) else {
+            throw UsageError("--port must be a whole number in 0...65535, got \"\(portText)\"")
+        }
+        let data = arguments.option("data") ?? environment["FAILSCOPE_DATA"] ?? ".failscope"
+        var uploadTokens = arguments.options("upload-token")
+        if uploadTokens.isEmpty, let list = environment["FAILSCOPE_UPLOAD_TOKENS"] {
+            uploadTokens = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
+        let readToken = arguments.option("read-token") ?? environment["FAILSCOPE_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let webOption = arguments.option("web") ?? environment["FAILSCOPE_WEB"]
+        let threads = try arguments.integer("threads", default: 4, in: 1...64)
+        try arguments.checkAllConsumed()
+
+        let web: URL?
+        do {
+            web = try WebDirectoryLocator.locate(explicit: webOption)
+        } catch {
+            throw UsageError("--web: no folder at \(webOption ?? "")")
+        }
+        let server: FailscopeServer
+        do {
+            server = try FailscopeServer(
+                dataDirectory: URL(fileURLWithPath: data), host: host, port: port, threadCount: threads,
+                configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web))
+        } catch {
+            throw CommandError("cannot start: \(error)")
+        }
+        let signals = server.installSignalHandlers { number in
+            printError("failscope serve: signal \(number), finishing in-flight requests")
+        }
+        printError("failscope serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
+        printError("failscope serve: data \(URL(fileURLWithPath: data).standardizedFileURL.path), dashboard \(web?.path ?? "(none)")")
+        if uploadTokens.isEmpty {
+            printError("failscope serve: no upload token configured: uploads will be refused (--upload-token)")
+        }
+        server.waitUntilStopped()
+        signals.cancel()
+        printError("failscope serve: stopped")
+        return 0
+    }
+}

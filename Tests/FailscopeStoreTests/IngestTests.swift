@@ -1,0 +1,119 @@
+import FailscopeModel
+import XCTest
+
+@testable import FailscopeStore
+
+final class IngestTests: XCTestCase {
+    private var store: FailscopeStore!
+
+    override func setUpWithError() throws {
+        store = try FailscopeStore(directory: try makeTemporaryDirectory())
+    }
+
+    override func tearDown() {
+        store.close()
+    }
+
+    func testPutRunIsIdempotentAndUpdatesMetadata() throws {
+        XCTAssertEqual(try store.putRun(sampleRun()), .created)
+        XCTAssertEqual(try store.putRun(sampleRun()), .updated)
+        var changed = sampleRun()
+        changed.branch = "release"
+        try store.putRun(changed)
+        let list = try store.runs(.init())
+        XCTAssertEqual(list.runs.count, 1)
+        XCTAssertEqual(list.runs[0].run.branch, "release")
+        XCTAssertEqual(list.runs[0].run.ciBuildURL, "https://ci.example/1")
+        XCTAssertEqual(list.runs[0].status, .incomplete)
+    }
+
+    func testRunProjectCannotChangeAndInvalidRunsAreRefused() throws {
+        try store.putRun(sampleRun())
+        XCTAssertThrowsError(try store.putRun(sampleRun(project: "Other"))) { error in
+            guard case .conflict? = error as? StoreError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try store.putRun(sampleRun(id: "../etc"))) { error in
+            guard case .invalid? = error as? StoreError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try store.putRun(sampleRun(project: "")))
+    }
+
+    func testResultsAreIdempotentPerKeyAndCountedOnce() throws {
+        try store.putRun(sampleRun())
+        let batch = ResultBatch(results: [failingResult(), passingResult(), failingResult(attempt: 2)])
+        XCTAssertEqual(try store.addResults(batch, toRun: "run-1"), .init(inserted: 3, duplicates: 0))
+        XCTAssertEqual(try store.addResults(batch, toRun: "run-1"), .init(inserted: 0, duplicates: 3))
+        let summary = try XCTUnwrap(store.runSummary("run-1"))
+        XCTAssertEqual(summary.counts, ResultCounts(total: 3, passed: 1, failed: 2, failingTests: 1))
+        let rows = try store.pool.read { try $0.scalar("SELECT count(*) FROM failures").int }
+        XCTAssertEqual(rows, 2)
+    }
+
+    func testRetryThatPassesMakesTheFinishedRunPass() throws {
+        try store.putRun(sampleRun())
+        var retry = failingResult(attempt: 2)
+        retry.status = .passed
+        retry.failures = []
+        try store.addResults(ResultBatch(results: [failingResult(), retry]), toRun: "run-1")
+        let finished = try store.finishRun("run-1", RunFinish(finishedAt: referenceDate.addingTimeInterval(60)))
+        XCTAssertEqual(finished.status, .passed)
+        XCTAssertEqual(finished.counts.failingTests, 0)
+        XCTAssertEqual(finished.counts.failed, 1)
+        XCTAssertEqual(finished.run.finishedAt, referenceDate.addingTimeInterval(60))
+        // A late failing batch turns the finished run failed.
+        try store.addResults(ResultBatch(results: [failingResult(name: "testOther")]), toRun: "run-1")
+        XCTAssertEqual(try store.runSummary("run-1")?.status, .failed)
+        // A PUT without finishedAt does not reopen it.
+        try store.putRun(sampleRun())
+        XCTAssertEqual(try store.runSummary("run-1")?.status, .failed)
+    }
+
+    func testBatchForUnknownRunAndInvalidBatchStoreNothing() throws {
+        XCTAssertThrowsError(try store.addResults(ResultBatch(results: [passingResult()]), toRun: "nope")) { error in
+            XCTAssertEqual(error as? StoreError, .runNotFound("nope"))
+        }
+        try store.putRun(sampleRun())
+        var bad = passingResult(name: "testB")
+        bad.attempt = 0
+        XCTAssertThrowsError(try store.addResults(ResultBatch(results: [passingResult(), bad]), toRun: "run-1")) { error in
+            XCTAssertEqual(error as? StoreError, .invalid("results[1].attempt must be 1...1000"))
+        }
+        XCTAssertEqual(try store.runSummary("run-1")?.counts.total, 0)
+        XCTAssertThrowsError(try store.finishRun("nope", RunFinish(finishedAt: referenceDate)))
+    }
+
+    func testHostileTextIsStoredVerbatim() throws {
+        let injection = "x'); DROP TABLE results; --"
+        let html = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+        var run = sampleRun()
+        run.branch = injection
+        try store.putRun(run)
+        var result = failingResult(suite: html, name: injection)
+        result.failures[0].message = html + "\u{0}" + injection
+        try store.addResults(ResultBatch(results: [result]), toRun: "run-1")
+        let detail = try XCTUnwrap(store.runDetail("run-1"))
+        let summary = try XCTUnwrap(detail.pages.first?.callSites.first?.results.first)
+        XCTAssertEqual(summary.suite, html)
+        XCTAssertEqual(summary.name, injection)
+        XCTAssertEqual(summary.message, html + "\u{0}" + injection)
+        XCTAssertEqual(detail.summary.run.branch, injection)
+        XCTAssertEqual(try store.pool.read { try $0.scalar("SELECT count(*) FROM results").int }, 1)
+    }
+
+    func testBranchChangeIsCopiedToStoredResults() throws {
+        try store.putRun(sampleRun())
+        try store.addResults(ResultBatch(results: [passingResult()]), toRun: "run-1")
+        var run = sampleRun()
+        run.branch = "feature"
+        run.commit = "def456"
+        try store.putRun(run)
+        let row = try store.pool.read { db in
+            try db.queryFirst("SELECT branch, commit_sha, device FROM results") {
+                ($0.string(0), $0.string(1), $0.string(2))
+            }
+        }
+        XCTAssertEqual(row?.0, "feature")
+        XCTAssertEqual(row?.1, "def456")
+        XCTAssertEqual(row?.2, "iPhone 15")
+    }
+}

@@ -1,0 +1,74 @@
+import FailscopeModel
+import XCTest
+
+@testable import FailscopeStore
+
+/// The dashboard's and the flaky analysis' access paths read an index range (or walk an index in
+/// order under a LIMIT), never a whole table.
+final class QueryPlanTests: XCTestCase {
+    private func plan(_ sql: String, _ values: [any SQLBindable]) throws -> String {
+        let store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        defer { store.close() }
+        return try store.pool.read { db in
+            try db.query("EXPLAIN QUERY PLAN " + sql, values) { $0.string(3) }.joined(separator: "\n")
+        }
+    }
+
+    private func assertUsesIndex(
+        _ sql: String, _ values: [any SQLBindable], index: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let text = try plan(sql, values)
+        XCTAssertTrue(text.contains(index), "expected \(index) in:\n\(text)", file: file, line: line)
+        let fullScans = text.split(separator: "\n").filter { $0.hasPrefix("SCAN ") && !$0.contains("(subquery") && !$0.contains(" USING INDEX ") }
+        XCTAssertEqual(fullScans, [], "full table scan in:\n\(text)", file: file, line: line)
+    }
+
+    func testRunListsUseTimeIndexes() throws {
+        let columns = FailscopeStore.runColumns
+        try assertUsesIndex(
+            "SELECT \(columns) FROM runs ORDER BY started_at DESC, id DESC LIMIT ?", [51], index: "runs_by_time")
+        try assertUsesIndex(
+            "SELECT \(columns) FROM runs WHERE project = ? AND branch = ? ORDER BY started_at DESC, id DESC LIMIT ?",
+            ["Shop", "main", 51], index: "runs_by_project_branch_time")
+        try assertUsesIndex(
+            "SELECT \(columns) FROM runs WHERE status = ? ORDER BY started_at DESC, id DESC LIMIT ?", ["failed", 51],
+            index: "runs_by_status_time")
+    }
+
+    func testRunPageAndHistoryUseTheirIndexes() throws {
+        let columns = FailscopeStore.resultColumns
+        try assertUsesIndex(
+            "SELECT \(columns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ?", ["run-1"],
+            index: "sqlite_autoindex_results_1")
+        try assertUsesIndex(
+            """
+            SELECT \(columns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.test_id = ?
+            ORDER BY r.ran_at DESC, r.id DESC LIMIT ?
+            """, ["0123", 101], index: "results_by_test_time")
+    }
+
+    func testFlakyWindowQueriesReadOneIndexRange() throws {
+        // Issue 7's flaky-by-page queries: results of a project/branch (and page) over a window of days.
+        try assertUsesIndex(
+            """
+            SELECT test_id, commit_sha, status, page FROM results
+            WHERE project = ? AND branch = ? AND ran_at >= ?
+            """, ["Shop", "main", 0], index: "results_by_project_branch_time (project=? AND branch=? AND ran_at>?)")
+        try assertUsesIndex(
+            """
+            SELECT test_id, commit_sha, status FROM results
+            WHERE project = ? AND page = ? AND ran_at >= ? AND branch = ?
+            """, ["Shop", "LoginPage", 0, "main"], index: "results_by_project_page_time (project=? AND page=? AND ran_at>?)")
+        try assertUsesIndex(
+            """
+            SELECT page, count(*) FROM results WHERE ran_at >= ? AND page IS NOT NULL GROUP BY page
+            """, [0], index: "results_by_time (ran_at>?)")
+    }
+
+    func testGarbageCollectionLookupsUseIndexes() throws {
+        try assertUsesIndex(
+            "SELECT 1 FROM result_artifacts ra WHERE ra.sha256 = ?", [String(repeating: "a", count: 64)],
+            index: "result_artifacts_by_sha256")
+        try assertUsesIndex("SELECT 1 FROM results r WHERE r.test_id = ?", ["x"], index: "results_by_test_time")
+    }
+}

@@ -1,0 +1,36 @@
+import FailscopeModel
+import XCTest
+
+@testable import FailscopeStore
+
+final class RetentionTests: XCTestCase {
+    func testGarbageCollectionDeletesOldRunsThenUnreferencedArtifacts() throws {
+        let store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        defer { store.close() }
+        let now = referenceDate.addingTimeInterval(30 * 86_400)
+        let oldPNG = TestPNG.make(width: 3, height: 3, red: 1)
+        let keptPNG = TestPNG.make(width: 3, height: 3, red: 2)
+        let strayPNG = TestPNG.make(width: 3, height: 3, red: 3)
+        let (oldSHA, keptSHA, straySHA) = (SHA256.hex(of: oldPNG), SHA256.hex(of: keptPNG), SHA256.hex(of: strayPNG))
+        for png in [oldPNG, keptPNG, strayPNG] {
+            try store.putArtifact(png, sha256: SHA256.hex(of: png), mediaType: "image/png", now: referenceDate)
+        }
+        try store.putRun(sampleRun(id: "old", startedAt: referenceDate))
+        try store.addResults(ResultBatch(results: [failingResult(screenshot: oldSHA)]), toRun: "old")
+        try store.putRun(sampleRun(id: "new", startedAt: now.addingTimeInterval(-86_400)))
+        try store.addResults(ResultBatch(results: [failingResult(name: "testNew", screenshot: keptSHA)]), toRun: "new")
+        let report = try store.collectGarbage(keepDays: 7, now: now)
+        XCTAssertEqual(report.runsDeleted, 1)
+        XCTAssertEqual(report.resultsDeleted, 1)
+        XCTAssertEqual(report.testsDeleted, 1)
+        XCTAssertEqual(report.artifactsDeleted, 2)
+        XCTAssertEqual(report.artifactBytesFreed, oldPNG.count + strayPNG.count)
+        XCTAssertEqual(try store.runs(.init()).runs.map(\.run.id), ["new"])
+        XCTAssertFalse(store.artifacts.contains(sha256: oldSHA))
+        XCTAssertFalse(store.artifacts.contains(sha256: straySHA))
+        XCTAssertTrue(store.artifacts.contains(sha256: keptSHA))
+        XCTAssertEqual(try store.pool.read { try $0.scalar("SELECT count(*) FROM failures").int }, 1)
+        XCTAssertEqual(try store.integrityCheck(), ["ok"])
+        XCTAssertThrowsError(try store.collectGarbage(keepDays: 0))
+    }
+}
