@@ -51,7 +51,7 @@ let package = Package(
             swiftSettings: [.enableExperimentalFeature("SymbolLinkageMarkers")]
         ),
         // Streams reports of any size byte by byte: optimized even in debug, like the rasterizer.
-        .target(name: "FailscopeImport", dependencies: ["FailscopeModel"], swiftSettings: optimizedInDebug),
+        .target(name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"], swiftSettings: optimizedInDebug),
 
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
@@ -77,7 +77,7 @@ let package = Package(
             exclude: ["References"]  // reference PNGs, read from the source tree (see ReferenceImages.swift)
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
-        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel"]),
+        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),

@@ -63,8 +63,10 @@ public struct JUnitImporter: Sendable {
         if let failure = delegate.failure {
             throw ImportError(file: name, line: failure.line, column: failure.column, reason: failure.reason)
         }
-        // A file cut short: say so, with the element left open, rather than libxml2's "premature end".
-        if let truncation = reader.truncation, delegate.parseError == nil || delegate.parseError?.code == 5 {
+        // A file cut short: say so, with the element left open, rather than the parser's complaint about its end.
+        if let truncation = reader.truncation,
+            delegate.parseError.map({ $0.code == 5 || $0.line >= truncation.parserLine - 1 }) ?? true
+        {
             var reason = "the file ends"
             if let inside = truncation.inside { reason += " inside \(inside)" }
             if let open = truncation.openElement {
@@ -95,15 +97,18 @@ public struct JUnitImporter: Sendable {
     /// A readable reason for an `XMLParser` error (libxml2's codes, `XMLParser.ErrorCode`).
     static func reason(for error: any Error) -> String {
         let code = (error as NSError).code
+        // libxml2's xmlParserErrors (libxml/xmlerror.h), which NSXMLParserErrorDomain codes mirror.
         let known: [Int: String] = [
-            4: "the document is empty", 5: "premature end of data", 9: "invalid character",
+            1: "internal parser error (a text longer than 10 MB?)", 4: "the document is empty",
+            5: "premature end of data", 6: "invalid character reference", 7: "invalid character reference",
+            8: "invalid character reference", 9: "a character XML 1.0 does not allow",
             23: "an entity reference is not terminated with ';'", 26: "undeclared entity",
-            38: "an attribute value is not quoted", 39: "'<' is not allowed in an attribute value",
-            40: "'<' is not allowed here", 41: "an attribute is duplicated",
-            46: "an unescaped quote ends an attribute early",
-            63: "a comment is not terminated", 64: "a CDATA section is not terminated",
-            68: "invalid name in a tag", 73: "'>' expected", 76: "an end tag does not match its start tag",
-            85: "extra content at the end of the document", 111: "invalid XML character",
+            31: "unknown encoding", 32: "unsupported encoding", 38: "'<' inside an attribute value",
+            39: "an attribute value is not quoted", 40: "an attribute value is not closed",
+            41: "an attribute has no value", 42: "an attribute is defined twice", 45: "a comment is not closed",
+            63: "a CDATA section is not closed", 65: "a space is required here", 68: "a name is expected here",
+            73: "'>' expected", 76: "an end tag does not match its start tag", 77: "a tag is not closed",
+            85: "elements are not balanced", 86: "extra content after the document's end", 111: "parsing stopped",
         ]
         let text = (error as NSError).userInfo[NSLocalizedDescriptionKey] as? String
         return known[code] ?? text ?? "XML parser error \(code)"

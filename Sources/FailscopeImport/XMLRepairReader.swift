@@ -56,6 +56,8 @@ final class XMLRepairReader {
         var openElement: String?
         var openElementLine: Int?
         var inside: String?
+        /// The last line as the parser counts it (line feeds inside attribute values become references).
+        var parserLine: Int
     }
 
     /// Elements whose content is text: a `<` there that does not open a JUnit element is text.
@@ -96,6 +98,7 @@ final class XMLRepairReader {
     /// Bytes of text dropped because a run was longer than `textLimit`.
     private(set) var droppedTextBytes: Int64 = 0
     private var textRun = 0
+    private var hiddenLineFeeds = 0
     private var dropping = false
 
     /// Reads through `readChunk(&buffer, maxCount)`, which appends up to `maxCount` bytes and returns how many (0 at end).
@@ -360,7 +363,7 @@ final class XMLRepairReader {
         if inside != nil || !stack.isEmpty {
             truncation = Truncation(
                 line: line, column: column, openElement: stack.last?.name ?? (pendingName.isEmpty ? nil : pendingName),
-                openElementLine: stack.last?.line, inside: inside)
+                openElementLine: stack.last?.line, inside: inside, parserLine: line - hiddenLineFeeds)
         }
     }
 
@@ -546,7 +549,9 @@ final class XMLRepairReader {
         case UInt8(ascii: "<"): escapeLessThan()
         case UInt8(ascii: "&"): stepAmpersand()
         case 0x09: replace(1, with: Array("&#9;".utf8))
-        case 0x0A: replace(1, with: Array("&#10;".utf8))
+        case 0x0A:
+            hiddenLineFeeds += 1
+            replace(1, with: Array("&#10;".utf8))
         case 0x0D: replace(1, with: Array("&#13;".utf8))
         default:
             if Self.isForbiddenControl(byte) { stepControl(byte) } else { copy(1) }
