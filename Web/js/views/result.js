@@ -1,0 +1,6 @@
+import { h, replaceChildren } from '../dom.js';
+import { emptyState } from '../ui.js';
+
+export async function renderResult({ root }) {
+  replaceChildren(root, emptyState('Coming soon', 'This view is not built yet.'));
+}
