@@ -189,8 +189,8 @@ def large_run_renders_pages_of_results(ctx):
     ctx.driver.find_element(By.CSS_SELECTOR, '.failures .more-row button').click()
     equal(ctx.js("return document.querySelectorAll('.failure-card').length"), min(120, len(failing)), 'after Show more')
     ctx.driver.find_element(By.CSS_SELECTOR, 'details[data-status=passed] > summary').click()
-    equal(ctx.js("return document.querySelectorAll('details[data-status=passed] tbody tr').length"), 200,
-          'first page of passed rows')
+    wait_until(lambda: ctx.js("return document.querySelectorAll('details[data-status=passed] tbody tr').length") == 200,
+               message='the first page of 200 passed rows after opening the section')
     check(len(passed) > 200, 'enough passed results to page')
 
 
@@ -201,6 +201,194 @@ def missing_run_shows_an_error_state(ctx):
     equal(state, 'error', 'view state')
     text = ctx.driver.find_element(By.ID, 'view').text
     check('Not found' in text and 'The run does not exist.' in text, 'error text: %r' % text)
+
+
+# MARK: Failure
+
+
+def failure_with_frame(ctx, run_id):
+    """The detail of a failing result of `run_id` with a screenshot and an element frame, or None."""
+    for result, _, _ in run_results(ctx.api.get('/api/v1/runs/' + run_id)):
+        if result['status'] not in ('failed', 'error'):
+            continue
+        detail = ctx.api.get('/api/v1/results/%d' % result['id'])
+        if detail.get('elementFrame') and any(a['kind'] == 'screenshot' for a in detail['artifacts']):
+            return detail
+    return None
+
+
+def element_tree(ctx, detail):
+    link = next((a for a in detail['artifacts'] if a['kind'] == 'element_tree'), None)
+    return ctx.api.get(link['url']) if link else None
+
+
+def check_screenshot_and_outline(ctx, detail, device):
+    """The screenshot's natural width is the device's pixel width; the outline sits on the frame."""
+    wait_until(lambda: ctx.js("const i = document.getElementById('screenshot'); return i && i.complete && i.naturalWidth > 0"),
+               message='the screenshot to load')
+    natural = ctx.js("return document.getElementById('screenshot').naturalWidth")
+    equal(natural, round(device['width'] * device['scale']), 'screenshot natural width (device pixels)')
+    boxes = ctx.js("""
+        const r = (e) => { const b = e.getBoundingClientRect(); return {x: b.left, y: b.top, w: b.width, h: b.height}; };
+        const img = document.getElementById('screenshot');
+        return {img: r(img), clientWidth: img.clientWidth, outline: r(document.querySelector('.outline-target'))};""")
+    frame = detail['elementFrame']
+    points_per_css = boxes['clientWidth'] / device['width']  # displayed CSS px per point = scale × displayed/natural
+    check(boxes['clientWidth'] < natural, 'the screenshot is displayed scaled down (%r)' % boxes['clientWidth'])
+    near(boxes['outline']['x'] - boxes['img']['x'], frame['x'] * points_per_css, 1.0, 'outline left')
+    near(boxes['outline']['y'] - boxes['img']['y'], frame['y'] * points_per_css, 1.0, 'outline top')
+    near(boxes['outline']['w'], frame['width'] * points_per_css, 1.0, 'outline width')
+    near(boxes['outline']['h'], frame['height'] * points_per_css, 1.0, 'outline height')
+    return points_per_css
+
+
+@test
+def run_to_failure_shows_the_screenshot_with_the_failing_element_outlined(ctx):
+    detail = failure_with_frame(ctx, MAIN_RUN)
+    check(detail is not None, 'the seeded suite run has a failure with an element frame and a screenshot')
+    tree = element_tree(ctx, detail)
+    check(tree is not None, 'the failure has an element tree')
+    ctx.open('#/runs/' + MAIN_RUN, 'run')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.failure-card[data-result-id="%d"] a.test-name' % detail['result']['id']).click()
+    wait_for_view(ctx.driver, 'result')
+    equal(ctx.js('return location.hash'), '#/results/%d' % detail['result']['id'], 'URL of the failure view')
+    scale = check_screenshot_and_outline(ctx, detail, tree['device'])
+
+    failure = detail['failures'][0]
+    text = ctx.driver.find_element(By.CSS_SELECTOR, '.failure-summary').text
+    check(failure['message'] in text, 'message shown')
+    check(location(failure['location']) in text and location(failure['callSite']) in text, 'location and call site')
+    check(failure['action'] in text, 'action %r shown' % failure['action'])
+
+    # The element tree: every element listed, the failing one marked; search by identifier.
+    def count(element):
+        return 1 + sum(count(child) for child in element.get('children', []))
+    equal(ctx.js("return document.querySelectorAll('.tree-node').length"), count(tree['root']), 'tree nodes')
+    check(ctx.js("return !!document.querySelector('.tree-node.is-target')"), 'failing element marked in the tree')
+    identified = []
+    def collect(element):
+        if element.get('identifier'):
+            identified.append(element)
+        for child in element.get('children', []):
+            collect(child)
+    collect(tree['root'])
+    probe = identified[len(identified) // 2]
+    search = ctx.driver.find_element(By.CSS_SELECTOR, 'input.tree-search')
+    search.send_keys(probe['identifier'])
+    wait_until(lambda: ctx.js("return document.querySelectorAll('.tree-node.is-match').length") > 0, message='a match')
+    matches = ctx.js("return [...document.querySelectorAll('.tree-node.is-match')].map(n => n.dataset.identifier)")
+    check(probe['identifier'] in matches, 'search finds %r in %r' % (probe['identifier'], matches))
+    # Hovering a node outlines its element on the screenshot.
+    node = ctx.driver.find_element(By.CSS_SELECTOR, '.tree-node.is-match[data-identifier="%s"]' % probe['identifier'])
+    ActionChains(ctx.driver).move_to_element(node).perform()
+    wait_until(lambda: not ctx.js("return document.querySelector('.outline-hover').hidden"), message='hover outline')
+    hover = ctx.js("""
+        const img = document.getElementById('screenshot').getBoundingClientRect();
+        const b = document.querySelector('.outline-hover').getBoundingClientRect();
+        return {x: b.left - img.left, y: b.top - img.top, w: b.width, h: b.height};""")
+    (x, y), (w, hgt) = probe['frame'] if isinstance(probe['frame'], list) else ((probe['frame']['x'], probe['frame']['y']), (probe['frame']['width'], probe['frame']['height']))
+    near(hover['x'], x * scale, 1.0, 'hover outline left')
+    near(hover['y'], y * scale, 1.0, 'hover outline top')
+    near(hover['w'], w * scale, 1.0, 'hover outline width')
+    near(hover['h'], hgt * scale, 1.0, 'hover outline height')
+    search.clear()
+    search.send_keys(Keys.ESCAPE)
+    ActionChains(ctx.driver).move_to_element(ctx.driver.find_element(By.CSS_SELECTOR, '.failure-summary')).perform()
+
+    # The page trail, in order, with the failing step marked.
+    steps = ctx.js("return [...document.querySelectorAll('.trail-step')].map(s => s.querySelector('.trail-page').textContent)")
+    equal(steps, [step['page'] for step in detail['trail']], 'page trail')
+    check(ctx.js("return !!document.querySelector('.trail-step.is-failing')"), 'failing step marked')
+    if detail.get('lastPassingScreenshot'):
+        wait_until(lambda: ctx.js("const i = document.querySelector('.last-passing img'); return i && i.complete && i.naturalWidth > 0"),
+                   message='the last passing screenshot to load')
+    ctx.shot('03-failure.png')
+
+
+@test
+def failure_outline_follows_the_device_scale_on_a_2x_device(ctx):
+    detail = failure_with_frame(ctx, SECOND_RUN)
+    check(detail is not None, 'the iPhone SE run has a failure with an element frame')
+    tree = element_tree(ctx, detail)
+    equal(tree['device']['scale'], 2, 'iPhone SE scale')
+    ctx.open('#/results/%d' % detail['result']['id'], 'result')
+    check_screenshot_and_outline(ctx, detail, tree['device'])
+    ctx.shot('04-failure-2x.png')
+
+
+@test
+def hostile_failure_view_renders_text_literally(ctx):
+    run = ctx.api.get('/api/v1/runs/hostile-run')
+    result = next(r for r, _, _ in run_results(run) if r['status'] == 'failed')
+    ctx.open('#/results/%d' % result['id'], 'result')
+    equal(ctx.js("return document.querySelector('.view-title h1').textContent"), seed.HOSTILE_NAME, 'title as text')
+    check(seed.HOSTILE_MESSAGE in ctx.js("return document.querySelector('.failure-summary .message').textContent"), 'message')
+    trail = ctx.js("return document.querySelector('.trail-page').textContent")
+    equal(trail, seed.HOSTILE_PAGE, 'trail page as text')
+    # No element tree: the scale comes from the device's known size (393 pt), the PNG is 393 px wide.
+    detail = ctx.api.get('/api/v1/results/%d' % result['id'])
+    check_screenshot_and_outline(ctx, detail, {'width': 393, 'scale': 1})
+    ctx.driver.find_element(By.CSS_SELECTOR, 'details.output > summary').click()
+    check('<script>alert(4)</script>' in ctx.driver.find_element(By.CSS_SELECTOR, 'details.output pre').text, 'output as text')
+    ctx.shot('09-hostile-failure.png')
+    assert_nothing_ran(ctx)
+
+
+# MARK: Test history and pages
+
+
+@test
+def failure_to_test_history_shows_timeline_durations_and_failure_pages(ctx):
+    detail = failure_with_frame(ctx, MAIN_RUN)
+    history = ctx.api.get('/api/v1/tests/%s/history' % detail['result']['testId'])
+    entries = history['entries']
+    check(len(entries) >= 2, 'the test ran in both suite runs')
+    ctx.open('#/results/%d' % detail['result']['id'], 'result')
+    ctx.driver.find_element(By.LINK_TEXT, 'Test history').click()
+    wait_for_view(ctx.driver, 'test')
+    equal(ctx.js('return location.hash'), '#/tests/' + detail['result']['testId'], 'URL of the history view')
+    equal(ctx.js("return document.querySelector('.view-title h1').textContent"), detail['result']['name'], 'title')
+    equal(ctx.js("return [...document.querySelectorAll('.timeline .tick')].map(t => t.dataset.status)"),
+          [e['result']['status'] for e in reversed(entries)], 'status timeline, oldest first')
+    equal(ctx.js("return [...document.querySelectorAll('.history-row')].map(r => +r.dataset.resultId)"),
+          [e['result']['id'] for e in entries], 'history rows, newest first')
+    failing_pages = sorted({e['result'].get('page') or '(no page)' for e in entries if e['result']['status'] in ('failed', 'error')})
+    equal(sorted(ctx.js("return [...document.querySelectorAll('.failure-page-row')].map(r => r.dataset.page)")), failing_pages,
+          'pages where the test failed')
+    wait_until(lambda: ctx.js("return [...document.querySelectorAll('.chart-box')].every(b => b.dataset.chart === 'drawn')"),
+               message='the durations chart')
+    ctx.shot('05-test-history.png')
+
+
+@test
+def pages_view_lists_the_pages_of_the_seeded_runs_ranked_by_failures(ctx):
+    listed = ctx.api.get('/api/v1/pages')['pages']
+    expected = set()
+    for run in ctx.api.get('/api/v1/runs?limit=200')['runs']:
+        for group in ctx.api.get('/api/v1/runs/' + run['run']['id'])['pages']:
+            if group.get('page'):
+                expected.add(group['page'])
+    equal({p['page'] for p in listed}, expected, 'pages the API reports (sanity)')
+    ctx.open('#/pages', 'pages')
+    rows = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => r.dataset.page)")
+    equal(set(rows), expected, 'pages listed')
+    for page in ('LoginPage', 'CatalogPage', 'ItemPage', 'SettingsPage', seed.HOSTILE_PAGE):
+        check(page in rows, '%s listed' % page)
+    by_name = {p['page']: p for p in listed}
+    failures = [by_name[r]['failureCount'] for r in rows]
+    equal(failures, sorted(failures, reverse=True), 'ranked by failures')
+    paths = ctx.api.get('/api/v1/openapi.json')['paths']
+    if '/api/v1/flaky' not in paths:
+        check(ctx.js("return !!document.querySelector('[data-flaky=unavailable]')"), '"no data yet" for flaky tests')
+    ctx.shot('06-pages.png')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.page-row[data-page="LoginPage"] a.page-link').click()
+    wait_for_view(ctx.driver, 'page')
+    equal(ctx.js('return location.hash').split('?')[0], '#/pages/LoginPage', 'URL of the page view')
+    text = ctx.driver.find_element(By.ID, 'view').text
+    check('Flaky tests on this page' in text, 'flaky section')
+    if '/api/v1/flaky' not in paths:
+        check('No data yet' in text, '"No data yet" state on the page view: %r' % text)
+    ctx.shot('07-page.png')
 
 
 # MARK: Safety
@@ -219,7 +407,7 @@ def hostile_strings_render_literally_and_run_nothing(ctx):
           'message as text')
     equal(ctx.js("return document.querySelector('.page-group .page-name').textContent"), seed.HOSTILE_PAGE,
           'page as text')
-    ctx.shot('07-hostile-run.png')
+    ctx.shot('08-hostile-run.png')
     assert_nothing_ran(ctx)
 
 

@@ -61,7 +61,7 @@ export const STATUS_LABEL = {
 export const isFailing = (status) => status === 'failed' || status === 'error';
 
 /** `LoginTests.swift:42` from a SourceLocation. */
-export function location(loc) {
+export function fileLine(loc) {
   if (!loc) return null;
   const file = String(loc.file).split('/').pop();
   return file + ':' + loc.line;

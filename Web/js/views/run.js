@@ -3,7 +3,7 @@
 // Large runs stay smooth: failure cards and collapsed rows are rendered a page at a time.
 import { h, replaceChildren, route, seg, safeHref, debounce } from '../dom.js';
 import { api } from '../api.js';
-import { STATUS_LABEL, count, dateTime, duration, isFailing, location, passRate, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
+import { STATUS_LABEL, count, dateTime, duration, isFailing, fileLine, passRate, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
 import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
 
 const FAILURE_PAGE = 60;
@@ -99,7 +99,7 @@ function searchText(entry) {
   if (entry.text === null) {
     const r = entry.result;
     entry.text = [r.name, r.suite, r.arguments, r.message, entry.page, r.device, r.action,
-      entry.callSite && location(entry.callSite), r.status].filter(Boolean).join('\n').toLowerCase();
+      entry.callSite && fileLine(entry.callSite), r.status].filter(Boolean).join('\n').toLowerCase();
   }
   return entry.text;
 }
@@ -165,7 +165,7 @@ function failureGroups(failing, state, update) {
       const siteBlock = h('div', { class: 'callsite-group' },
         h('div', { class: 'callsite-head' },
           h('code', { class: 'callsite', title: site.callSite ? site.callSite.file + ':' + site.callSite.line : 'no call site recorded',
-            text: site.callSite ? location(site.callSite) : 'call site unknown' }),
+            text: site.callSite ? fileLine(site.callSite) : 'call site unknown' }),
           h('span', { class: 'muted small', text: count(site.entries.length) + (site.entries.length === 1 ? ' failure' : ' failures') })),
         cards);
       for (const e of site.entries) {
@@ -281,7 +281,7 @@ function resultRow(e) {
       r.attempt > 1 ? h('span', { class: 'badge subtle', text: 'attempt ' + r.attempt }) : null),
     h('td', { class: 'muted', text: r.suite }),
     h('td', { text: e.page || '—' }),
-    h('td', { class: 'mono small', text: e.callSite ? location(e.callSite) : '—' }),
+    h('td', { class: 'mono small', text: e.callSite ? fileLine(e.callSite) : '—' }),
     h('td', { class: 'muted', text: r.device || '—' }),
     h('td', { class: 'num', text: duration(r.duration) }));
 }
