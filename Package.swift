@@ -28,9 +28,13 @@ let package = Package(
         .target(name: "SimulatedUI"),
         .target(
             name: "ScreenRaster",
-            dependencies: ["SimulatedUI", "CPNG", "CFreeType"],
+            dependencies: ["SimulatedUI", "CPNGShim", "CFreeType"],
             swiftSettings: optimizedInDebug
         ),
+        // libpng's setjmp error path in C, so libpng errors come back to ScreenRaster as codes.
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // Release benchmark of render + encode (scripts/bench/raster.sh).
+        .executableTarget(name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI"]),
         .target(name: "PageObjects", dependencies: ["SimulatedUI"]),
 
         // The sample app and its single source of accessibility identifiers.
@@ -39,11 +43,15 @@ let package = Package(
 
         // Wire and domain types, the reporter, the importers.
         .target(name: "FailscopeModel", dependencies: ["CCrypto"]),
+        // The spool, the uploader and the API client: no XCTest, so the CLI and service never link it.
+        .target(name: "FailscopeClient", dependencies: ["FailscopeModel"]),
         .target(
             name: "FailscopeReporter",
-            dependencies: ["FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"]
+            dependencies: ["FailscopeClient", "FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"],
+            swiftSettings: [.enableExperimentalFeature("SymbolLinkageMarkers")]
         ),
-        .target(name: "FailscopeImport", dependencies: ["FailscopeModel"]),
+        // Streams reports of any size byte by byte: optimized even in debug, like the rasterizer.
+        .target(name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"], swiftSettings: optimizedInDebug),
 
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
@@ -58,20 +66,27 @@ let package = Package(
         .executableTarget(
             name: "failscope",
             dependencies: [
-                "FailscopeService", "FailscopeStore", "FailscopeImport", "FailscopeReporter", "FailscopeModel",
+                "FailscopeService", "FailscopeStore", "FailscopeImport", "FailscopeClient", "FailscopeModel",
             ]
         ),
 
         // Tests: one target per module, plus the sample app's page objects and UI suite.
         .testTarget(name: "SimulatedUITests", dependencies: ["SimulatedUI"]),
         .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI"]),
-        .testTarget(name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"]),
+        .testTarget(
+            name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"],
+            exclude: ["References"]  // reference PNGs, read from the source tree (see ReferenceImages.swift)
+        ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
-        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel"]),
+        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),
-        .testTarget(name: "FailscopeReporterTests", dependencies: ["FailscopeReporter", "FailscopeModel"]),
+        .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
+        .testTarget(
+            name: "FailscopeReporterTests",
+            dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI"]
+        ),
         .testTarget(
             name: "DemoUITests",
             dependencies: ["PageObjects", "SimulatedUI", "DemoApp", "DemoAccessibility", "FailscopeReporter"]

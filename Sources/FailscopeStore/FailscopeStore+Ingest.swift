@@ -69,6 +69,7 @@ extension FailscopeStore {
                         run.branch, run.commit, run.device, startedAt, run.id, run.branch, run.commit, run.device,
                         startedAt,
                     ])
+                if db.changes > 0 { try FlakySummaries.rebuild(db, testsOfRun: run.id) }
                 try refreshStatus(db, runID: run.id)
                 return .updated
             }
@@ -164,6 +165,13 @@ extension FailscopeStore {
                         failingDelta += (result.status.outcome == .fail ? 1 : 0) - (previous?.failing == true ? 1 : 0)
                     }
                     try insertDetails(db, resultID: resultID, result: result)
+                    try FlakySummaries.record(
+                        db,
+                        .init(
+                            resultID: resultID, testID: testID, project: run.project, suite: result.suite,
+                            branch: run.branch, commit: run.commit, device: result.device ?? run.device, page: page,
+                            callSite: callSite.map { ($0.file, $0.line) }, status: result.status.rawValue,
+                            ranAt: startedAt ?? run.startedAt))
                 }
                 if outcome.inserted > 0 {
                     try db.run(

@@ -6,6 +6,8 @@ let commands: [any Command.Type] = [
     MigrateCommand.self,
     GCCommand.self,
     RunsCommand.self,
+    UploadCommand.self,
+    ImportCommand.self,
     VersionCommand.self,
 ]
 

@@ -28,8 +28,10 @@ final class CommandLineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: data) }
         let first = try run(["migrate", "--data", data.path])
         XCTAssertEqual(first.status, 0, first.error)
-        XCTAssertEqual(first.output, "Applied 0001_initial\n")
-        XCTAssertEqual(try run(["migrate", "--data", data.path]).output, "Database is up to date (0001_initial).\n")
+        XCTAssertEqual(first.output, Migration.embedded.map { "Applied \($0.name)\n" }.joined())
+        XCTAssertEqual(
+            try run(["migrate", "--data", data.path]).output,
+            "Database is up to date (\(Migration.embedded.last!.name)).\n")
 
         let store = try FailscopeStore(directory: data)
         var old = sampleRun(id: "old", branch: "x\u{1B}[31m")

@@ -1,1 +1,0 @@
-// The DemoAccessibility module; see DESIGN.md, "Targets".

@@ -1,0 +1,78 @@
+import FailscopeModel
+import Foundation
+import PageObjects
+import XCTest
+
+/// The XCTest observer: records every test case of the bundle through a `RunRecorder`.
+///
+/// Callbacks used (swift-corelibs-xctest and Apple's XCTest alike): `testCaseWillStart`,
+/// `testCase(_:didFailWithDescription:inFile:atLine:)` (a thrown error arrives as file `<EXPR>`,
+/// line 0: recorded as an error), `testCaseDidFinish` (`hasBeenSkipped`, `unexpectedExceptionCount`,
+/// `failureCount`, `testDuration`) and `testBundleDidFinish`, which blocks until the upload is done
+/// (work not awaited there never arrives) and writes the summary line to stderr.
+public final class FailscopeObserver: NSObject, XCTestObservation, @unchecked Sendable {
+    public let recorder: RunRecorder
+    private let lock = NSLock()
+    private var current: RunRecorder.ActiveTest?
+
+    public init(recorder: RunRecorder) {
+        self.recorder = recorder
+    }
+
+    public func testCaseWillStart(_ testCase: XCTestCase) {
+        let (suite, name) = Self.names(of: testCase)
+        let test = recorder.testWillStart(suite: suite, name: name)
+        lock.withLock { current = test }
+    }
+
+    public func testCase(
+        _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int
+    ) {
+        guard let test = lock.withLock({ current }) else { return }
+        let thrown = filePath == "<EXPR>" && lineNumber == 0
+        // swift-corelibs-xctest prefixes XCTFail's message with "failed - ".
+        let message = description.hasPrefix("failed - ") ? String(description.dropFirst(9)) : description
+        recorder.recordFailure(
+            in: test, message: message, file: thrown ? nil : filePath, line: thrown ? nil : lineNumber,
+            isError: thrown)
+    }
+
+    public func testCaseDidFinish(_ testCase: XCTestCase) {
+        guard let test = lock.withLock({ current }) else { return }
+        lock.withLock { current = nil }
+        let run = testCase.testRun
+        let status: TestStatus
+        if run?.hasBeenSkipped == true {
+            status = .skipped
+        } else if (run?.unexpectedExceptionCount ?? 0) > 0 || test.failures.contains(where: \.isError) {
+            status = .error
+        } else if (run?.failureCount ?? 0) > 0 || !test.failures.isEmpty {
+            status = .failed
+        } else {
+            status = .passed
+        }
+        recorder.testDidFinish(
+            test, status: status, duration: run?.testDuration,
+            skipReason: status == .skipped ? PageTrail.shared.skipReason : nil)
+    }
+
+    public func testBundleDidFinish(_ testBundle: Bundle) {
+        if let line = recorder.finish() {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    /// `LoginTests.testWrongPassword` → (`LoginTests`, `testWrongPassword`); Apple's
+    /// `-[LoginTests testWrongPassword]` too.
+    static func names(of testCase: XCTestCase) -> (suite: String, name: String) {
+        let suite = String(describing: type(of: testCase))
+        var name = testCase.name
+        if name.hasPrefix("-[") && name.hasSuffix("]") {
+            name = String(name.dropFirst(2).dropLast())
+            if let space = name.firstIndex(of: " ") { name = String(name[name.index(after: space)...]) }
+        } else if name.hasPrefix(suite + ".") {
+            name = String(name.dropFirst(suite.count + 1))
+        }
+        return (suite, name)
+    }
+}

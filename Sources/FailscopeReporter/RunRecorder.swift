@@ -1,0 +1,213 @@
+import FailscopeClient
+import FailscopeModel
+import Foundation
+import PageObjects
+import SimulatedUI
+
+/// Records a run's tests into the spool, whatever runs them (the XCTest observer, the Swift
+/// Testing trait): results, failures with their page and call site, and at a test's first failure
+/// the screen as PNG plus its element tree. Uploads at the end and prints one summary line.
+///
+/// Thread-safe. Passing tests never render, encode or write an image. Spool write errors are
+/// reported in the summary line; they never change a test's outcome.
+public final class RunRecorder: @unchecked Sendable {
+    /// A test between its start and its end.
+    public final class ActiveTest: @unchecked Sendable {
+        let suite: String
+        let name: String
+        let arguments: String?
+        let startedAt: Date
+        let attempt: Int
+        var failures: [Failure] = []
+        var artifacts: [ArtifactRef] = []
+        var captured = false
+
+        init(suite: String, name: String, arguments: String?, startedAt: Date, attempt: Int) {
+            self.suite = suite
+            self.name = name
+            self.arguments = arguments
+            self.startedAt = startedAt
+            self.attempt = attempt
+        }
+    }
+
+    public let configuration: ReporterConfiguration
+    public let spool: Spool
+    private let writer: ResultWriter
+    private let capture: any ScreenCapture
+    private let trail: PageTrail
+    private let api: (any IngestAPI)?
+    private let lock = NSLock()
+    private var runWritten = false
+    private var attempts: [String: Int] = [:]
+    private var counts: [TestStatus: Int] = [:]
+    private var screenshots = 0
+    private var problems: [String] = []
+    private var startedAt = Date()
+    private var unfinishedResults = 0
+
+    public init(
+        configuration: ReporterConfiguration, capture: any ScreenCapture, api: (any IngestAPI)?,
+        trail: PageTrail = .shared
+    ) {
+        self.configuration = configuration
+        self.spool = Spool(directory: configuration.spoolDirectory)
+        self.writer = ResultWriter(spool: spool, runID: configuration.runID)
+        self.capture = capture
+        self.api = api
+        self.trail = trail
+    }
+
+    /// The run as the spool and the service know it.
+    public var run: Run {
+        let device = Device.current
+        return Run(
+            id: configuration.runID, project: configuration.project, branch: configuration.ci.branch,
+            commit: configuration.ci.commit, device: device.name, osVersion: "\(device.osVersion) (simulated)",
+            ciProvider: configuration.ci.provider, ciBuildURL: configuration.ci.buildURL, ciJob: configuration.ci.job,
+            source: .reporter, startedAt: startedAt)
+    }
+
+    // MARK: Tests
+
+    /// A test starts: forget the previous test's page trail.
+    public func testWillStart(suite: String, name: String, arguments: String? = nil) -> ActiveTest {
+        trail.reset()
+        return lock.withLock {
+            writeRunIfNeeded()
+            let key = "\(suite)\u{1F}\(name)\u{1F}\(arguments ?? "")"
+            attempts[key, default: 0] += 1
+            return ActiveTest(suite: suite, name: name, arguments: arguments, startedAt: Date(), attempt: attempts[key]!)
+        }
+    }
+
+    /// A failure (or issue) in `test`: attributed to the page, action and call site on the page
+    /// trail now; at the test's first failure the screen is captured.
+    public func recordFailure(
+        in test: ActiveTest, message: String, file: String?, line: Int?, isError: Bool = false
+    ) {
+        let step = trail.current
+        let location = file.map { SourceLocation(file: $0, line: line ?? 0) }
+        let frame = step?.targetFrame.map {
+            Frame(x: Double($0.minX), y: Double($0.minY), width: Double($0.width), height: Double($0.height))
+        }
+        let failure = Failure(
+            message: message, location: location, page: step?.page, action: step.flatMap { step in
+                step.action.map { "\(step.page).\($0)" }
+            }, callSite: step.map { SourceLocation(file: $0.file, line: $0.line) }, elementFrame: frame, isError: isError)
+        let shouldCapture = lock.withLock {
+            test.failures.append(failure)
+            defer { test.captured = true }
+            return !test.captured
+        }
+        if shouldCapture { captureScreen(for: test) }
+    }
+
+    private func captureScreen(for test: ActiveTest) {
+        do {
+            guard let screen = try capture.captureScreen() else { return }
+            let png = try spool.writeArtifact(
+                screen.png, kind: .screenshot, width: screen.pixelWidth, height: screen.pixelHeight,
+                runID: configuration.runID)
+            let tree = try spool.writeArtifact(screen.elementTree, kind: .elementTree, runID: configuration.runID)
+            lock.withLock {
+                test.artifacts = [png, tree]
+                screenshots += 1
+            }
+        } catch {
+            note("screen capture failed for \(test.suite).\(test.name): \(error)")
+        }
+    }
+
+    /// The failures recorded in `test` so far.
+    public func failures(of test: ActiveTest) -> [Failure] {
+        lock.withLock { test.failures }
+    }
+
+    /// The test ended: its result goes to the spool (written in the background; see `ResultWriter`).
+    public func testDidFinish(_ test: ActiveTest, status: TestStatus, duration: Double?, skipReason: String? = nil) {
+        let result = TestResult(
+            suite: test.suite, name: test.name, arguments: test.arguments, attempt: test.attempt, status: status,
+            skipReason: skipReason, startedAt: test.startedAt, duration: duration,
+            failures: lock.withLock { test.failures },
+            trail: trail.steps.map {
+                TrailStep(page: $0.page, action: $0.action, callSite: SourceLocation(file: $0.file, line: $0.line))
+            }, artifacts: lock.withLock { test.artifacts })
+        writer.append(result)
+        lock.withLock {
+            counts[status, default: 0] += 1
+            unfinishedResults += 1
+        }
+    }
+
+    private func writeRunIfNeeded() {
+        guard !runWritten else { return }
+        do {
+            try spool.write(run)
+            runWritten = true
+        } catch {
+            problems.append("cannot write the run to the spool at \(spool.directory.path): \(error)")
+        }
+    }
+
+    private func note(_ problem: String) {
+        lock.withLock { problems.append(problem) }
+    }
+
+    // MARK: The end
+
+    /// Marks the run finished in the spool, uploads it (blocking, bounded by the uploader's retry
+    /// window) and returns the summary line. Does nothing when no test finished since the last call
+    /// (the XCTest bundle end and the process exit may both call it).
+    public func finish() -> String? {
+        let (ran, recorded, fresh) = lock.withLock {
+            defer { unfinishedResults = 0 }
+            return (runWritten, counts, unfinishedResults)
+        }
+        guard ran, fresh > 0 else { return nil }
+        for problem in writer.flush() { note(problem) }
+        do {
+            try spool.markFinished(runID: configuration.runID, at: Date())
+        } catch {
+            note("cannot mark the run finished: \(error)")
+        }
+        var destination: String
+        if let api {
+            let uploader = Uploader(api: api, spool: spool, retryWindow: configuration.uploadRetrySeconds)
+            let report = Self.blocking { await uploader.upload(runID: self.configuration.runID) }
+            if report.remainingFiles == 0 && report.problems.isEmpty {
+                destination = "uploaded to \(api.dashboardURL(runID: configuration.runID))"
+            } else {
+                destination =
+                    "\(report.remainingFiles) file(s) wait in \(spool.directory.path)/\(configuration.runID) "
+                    + "(\(report.problems.first ?? "upload incomplete")); send them with `failscope upload`"
+            }
+        } else {
+            destination = "recorded in \(spool.directory.path)/\(configuration.runID) (FAILSCOPE_URL is not set)"
+        }
+        let total = recorded.values.reduce(0, +)
+        let parts = [("passed", TestStatus.passed), ("failed", .failed), ("errors", .error), ("skipped", .skipped)].map {
+            "\(recorded[$0.1, default: 0]) \($0.0)"
+        }
+        let (shots, issues) = lock.withLock { (screenshots, problems) }
+        var line = "Failscope: \(total) results (\(parts.joined(separator: ", "))), \(shots) screenshot(s), \(destination)"
+        if !issues.isEmpty { line += "; problems: " + issues.joined(separator: "; ") }
+        return line
+    }
+
+    /// Runs async work to completion from synchronous code (XCTest's bundle end must block).
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = ResultBox<T>()
+        Task.detached {
+            box.value = await work()
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return box.value!
+    }
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}

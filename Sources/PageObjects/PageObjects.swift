@@ -1,1 +1,0 @@
-// The PageObjects module; see DESIGN.md, "Targets".

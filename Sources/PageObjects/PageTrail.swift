@@ -1,0 +1,97 @@
+import Foundation
+
+/// The page trail of the running test: each page entered and each page action called, with the
+/// test's call site (`#filePath`/`#line` threaded through the page object) and the frame of the
+/// element the action targeted.
+///
+/// `BasePage` writes it; the Failscope reporter reads it when a test fails ("LoginPage.tapLogin()
+/// called from LoginTests.swift:42") and resets it when a test starts. Thread-safe.
+public final class PageTrail: @unchecked Sendable {
+    /// One step: a page entered (`action == nil`) or a page method called.
+    public struct Step: Sendable, Equatable {
+        /// The page object's type name: `LoginPage`.
+        public var page: String
+        /// The page method: `tapLogin()`; `nil` when the step enters the page.
+        public var action: String?
+        /// The test's file and line that made the call.
+        public var file: String
+        public var line: Int
+        /// The frame (points, screen coordinates) of the element the action targeted, when it existed.
+        public var targetFrame: CGRect?
+
+        public init(page: String, action: String?, file: String, line: Int, targetFrame: CGRect? = nil) {
+            self.page = page
+            self.action = action
+            self.file = file
+            self.line = line
+            self.targetFrame = targetFrame
+        }
+    }
+
+    /// The trail of the test running in this process.
+    public static let shared = PageTrail()
+
+    private let lock = NSLock()
+    private var recorded: [Step] = []
+    private var failed = false
+    private var skipped: String?
+
+    public init() {}
+
+    /// Every step so far, in order.
+    public var steps: [Step] { lock.withLock { recorded } }
+
+    /// The last step: the page and action running when a failure happens.
+    public var current: Step? { lock.withLock { recorded.last } }
+
+    /// Whether a failure has been recorded in this test (the base page stops acting after it).
+    public var hasFailed: Bool { lock.withLock { failed } }
+
+    /// Why the test was skipped, when a base test case skipped it (XCTest gives observers no reason).
+    public var skipReason: String? { lock.withLock { skipped } }
+
+    /// Forgets everything: a new test starts.
+    public func reset() {
+        lock.withLock {
+            recorded = []
+            failed = false
+            skipped = nil
+        }
+    }
+
+    /// Records why the running test is being skipped.
+    public func noteSkip(_ reason: String) {
+        lock.withLock { skipped = reason }
+    }
+
+    /// Records entering `page` (not after the test's first failure: the test stopped there).
+    public func enter(page: String, file: String, line: Int) {
+        lock.withLock {
+            guard !failed else { return }
+            recorded.append(Step(page: page, action: nil, file: file, line: line))
+        }
+    }
+
+    /// Records `page.action` called from `file:line`. Repeated calls from the same page method and
+    /// call site (one action made of several base-page steps) update the step instead of adding one.
+    public func record(page: String, action: String, file: String, line: Int, targetFrame: CGRect?) {
+        lock.withLock {
+            guard !failed else { return }
+            if var last = recorded.last, last.page == page, last.action == action, last.file == file, last.line == line {
+                last.targetFrame = targetFrame ?? last.targetFrame
+                recorded[recorded.count - 1] = last
+            } else {
+                recorded.append(Step(page: page, action: action, file: file, line: line, targetFrame: targetFrame))
+            }
+        }
+    }
+
+    /// Marks the test failed; returns whether it had failed before.
+    @discardableResult
+    public func markFailed() -> Bool {
+        lock.withLock {
+            defer { failed = true }
+            return failed
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import SimulatedUI
+import XCTest
+
+/// The base of a UI test case class: chooses the device, skips phone-only or tablet-only classes
+/// on the wrong idiom, launches a fresh app for each test and routes the simulated screen's
+/// failures to `XCTFail` at the test's line.
+///
+/// Subclasses override `makeApp(on:)` to create and configure their app (launch arguments and
+/// environment); the base launches it. The device comes from `FAILSCOPE_DEVICE` (default iPhone 15);
+/// an unknown name fails the test with the list of known devices.
+open class UITestCase: XCTestCase {
+    /// The app under test, launched before each test and terminated after it.
+    public var app: SimulatedApp!
+    /// The simulated device of this run.
+    public private(set) var device: Device = .iPhone15
+
+    /// Creates the app to test on `device`, configured but not launched.
+    open func makeApp(on device: Device) -> SimulatedApp {
+        preconditionFailure("\(type(of: self)) must override makeApp(on:) to create its app")
+    }
+
+    open override func setUpWithError() throws {
+        try super.setUpWithError()
+        continueAfterFailure = false
+        PageTrail.shared.reset()
+        do {
+            device = try Device.fromEnvironment()
+        } catch {
+            XCTFail("\(error)")
+            throw error
+        }
+        if self is TestOnPhone && device.idiom != .phone {
+            try skip("Phone-only test: the current device is \(device.name) (\(device.idiom.rawValue))")
+        }
+        if self is TestOnTablet && device.idiom != .pad {
+            try skip("Tablet-only test: the current device is \(device.name) (\(device.idiom.rawValue))")
+        }
+        app = makeApp(on: device)
+        app.launchForTesting()
+    }
+
+    /// Skips the test with `reason`, noted on the page trail for reporters.
+    public func skip(_ reason: String) throws {
+        PageTrail.shared.noteSkip(reason)
+        throw XCTSkip(reason)
+    }
+
+    open override func tearDown() {
+        app?.terminate()
+        app = nil
+        super.tearDown()
+    }
+}

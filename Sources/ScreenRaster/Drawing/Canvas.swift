@@ -1,0 +1,424 @@
+import Foundation
+
+/// A raster image in memory: `width × height` pixels, RGBA8, premultiplied alpha, rows top to bottom.
+///
+/// Layout: `pixels[(y × width + x) × 4 + c]` with `c` = 0 red, 1 green, 2 blue, 3 alpha. Colour channels
+/// are premultiplied by alpha (decided once, for the whole module): blending is then
+/// `out = src + dst × (1 − srcAlpha)` per channel. A screen is opaque, so for rendered screens the
+/// premultiplied and straight values are the same.
+///
+/// Geometry passed as `CGRect`/`CGPoint` to the shape calls is in **pixels** (not points), with
+/// `(0, 0)` the top-left corner of the top-left pixel; shapes are anti-aliased by their coverage of
+/// each pixel. `PixelRect` calls fill whole pixels. Every drawing call is clipped to the current clip
+/// rectangle (see `pushClip(_:)`).
+public struct Canvas: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Premultiplied RGBA8, `width × height × 4` bytes.
+    public private(set) var pixels: [UInt8]
+    private var clipStack: [PixelRect] = []
+
+    /// The whole canvas.
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+    /// The rectangle drawing is currently clipped to (the canvas bounds when no clip is pushed).
+    public var clipRect: PixelRect { clipStack.last ?? bounds }
+
+    /// A canvas filled with `background`.
+    /// - Precondition: `width` and `height` are positive.
+    public init(width: Int, height: Int, background: RGBAColor = .clear) {
+        precondition(width > 0 && height > 0, "a canvas needs a positive size, got \(width)×\(height)")
+        self.width = width
+        self.height = height
+        let p = Canvas.premultiplied(background)
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        if p != (0, 0, 0, 0) {
+            let word = Canvas.word(p)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                UnsafeMutableRawPointer(buffer.baseAddress!).withMemoryRebound(
+                    to: UInt32.self, capacity: width * height
+                ) {
+                    $0.update(repeating: word, count: width * height)
+                }
+            }
+        }
+        self.pixels = bytes
+    }
+
+    // MARK: Reading
+
+    /// The straight (un-premultiplied) colour of the pixel at `(x, y)`.
+    /// - Precondition: the pixel is inside the canvas.
+    public func pixel(x: Int, y: Int) -> RGBAColor {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)×\(height)")
+        let i = (y * width + x) * 4
+        let a = pixels[i + 3]
+        if a == 255 || a == 0 {
+            return RGBAColor(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2], alpha: a)
+        }
+        func un(_ v: UInt8) -> UInt8 { UInt8(min(255, (Int(v) * 255 + Int(a) / 2) / Int(a))) }
+        return RGBAColor(red: un(pixels[i]), green: un(pixels[i + 1]), blue: un(pixels[i + 2]), alpha: a)
+    }
+
+    /// The pixels as packed RGB (3 bytes a pixel, `width × height × 3` bytes): the colour channels
+    /// as stored, which for a non-opaque canvas is the image composited over black.
+    public func rgbBytes() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<(width * height) {
+                    dst[i * 3] = src[i * 4]
+                    dst[i * 3 + 1] = src[i * 4 + 1]
+                    dst[i * 3 + 2] = src[i * 4 + 2]
+                }
+            }
+        }
+        return out
+    }
+
+    /// Calls `body` with the premultiplied RGBA bytes (see the type's layout).
+    public func withUnsafePixels<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        try pixels.withUnsafeBufferPointer(body)
+    }
+
+    // MARK: Clipping
+
+    /// Restricts drawing to `rect` intersected with the current clip, until the matching `popClip()`.
+    public mutating func pushClip(_ rect: PixelRect) {
+        clipStack.append(clipRect.intersection(rect))
+    }
+
+    /// Restores the clip that was current before the last `pushClip(_:)`.
+    /// - Precondition: a clip was pushed.
+    public mutating func popClip() {
+        precondition(!clipStack.isEmpty, "popClip() without a matching pushClip(_:)")
+        clipStack.removeLast()
+    }
+
+    /// Temporarily drops every pushed clip (drawing covers the whole canvas) and returns the saved stack
+    /// for `restoreClips(_:)`; used for overlays such as an alert's dimming.
+    public mutating func suspendClips() -> [PixelRect] {
+        defer { clipStack = [] }
+        return clipStack
+    }
+
+    /// Puts back a clip stack returned by `suspendClips()`.
+    public mutating func restoreClips(_ saved: [PixelRect]) {
+        clipStack = saved
+    }
+
+    // MARK: Filling
+
+    /// Blends `color` over every pixel of `rect` (whole pixels, clipped).
+    public mutating func fill(_ rect: PixelRect, color: RGBAColor) {
+        let r = rect.intersection(clipRect)
+        guard !r.isEmpty, color.alpha > 0 else { return }
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in r.minY..<r.maxY {
+                Canvas.blendSpan(buffer, offset: (y * width + r.minX) * 4, count: r.width, color: color, coverage: 255)
+            }
+        }
+    }
+
+    /// Fills a rectangle given in pixels with corners rounded to `radius` pixels, anti-aliased.
+    ///
+    /// Coverage of a pixel is the distance of its centre from the shape's outline, clamped to one
+    /// pixel (a signed-distance approximation of area coverage, exact for straight edges on pixel centres).
+    public mutating func fillRoundedRect(_ rect: CGRect, radius: Double, color: RGBAColor) {
+        guard color.alpha > 0, rect.width > 0, rect.height > 0 else { return }
+        let shape = RoundedRectShape(rect, radius: radius)
+        let box = pixelBounds(of: rect)
+        guard !box.isEmpty else { return }
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for py in box.minY..<box.maxY {
+                let cy = Double(py) + 0.5
+                let inBand = cy < shape.minY + shape.radius || cy > shape.maxY - shape.radius
+                let vertical = min(cy - shape.minY, shape.maxY - cy) + 0.5
+                let innerLeft = inBand ? shape.minX + shape.radius : shape.minX
+                let innerRight = inBand ? shape.maxX - shape.radius : shape.maxX
+                let solidStart = max(box.minX, Int(innerLeft.rounded(.up)))
+                let solidEnd = min(box.maxX, Int(innerRight.rounded(.down)))
+                let rowOffset = py * width * 4
+                var px = box.minX
+                while px < box.maxX {
+                    if px == solidStart && solidEnd > solidStart {
+                        let c = Canvas.coverageByte(vertical)
+                        if c > 0 {
+                            Canvas.blendSpan(
+                                buffer, offset: rowOffset + px * 4, count: solidEnd - solidStart, color: color,
+                                coverage: c)
+                        }
+                        px = solidEnd
+                        continue
+                    }
+                    let c = Canvas.coverageByte(shape.coverage(x: Double(px) + 0.5, y: cy))
+                    if c > 0 {
+                        Canvas.blendSpan(buffer, offset: rowOffset + px * 4, count: 1, color: color, coverage: c)
+                    }
+                    px += 1
+                }
+            }
+        }
+    }
+
+    /// Strokes the outline of a rounded rectangle (pixels) with a line `lineWidth` pixels wide, drawn
+    /// inside the rectangle.
+    public mutating func strokeRoundedRect(_ rect: CGRect, radius: Double, lineWidth: Double, color: RGBAColor) {
+        guard color.alpha > 0, rect.width > 0, rect.height > 0, lineWidth > 0 else { return }
+        let outer = RoundedRectShape(rect, radius: radius)
+        let inner = RoundedRectShape(
+            rect.insetBy(dx: lineWidth, dy: lineWidth), radius: max(0, outer.radius - lineWidth))
+        let box = pixelBounds(of: rect)
+        guard !box.isEmpty else { return }
+        let band = Int((lineWidth + outer.radius).rounded(.up)) + 2
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for py in box.minY..<box.maxY {
+                let cy = Double(py) + 0.5
+                let fullRow =
+                    cy < rect.minY + lineWidth + outer.radius + 1 || cy > rect.maxY - lineWidth - outer.radius - 1
+                var px = box.minX
+                while px < box.maxX {
+                    if !fullRow && px == box.minX + band && box.maxX - band > px {
+                        px = box.maxX - band
+                        continue
+                    }
+                    let cx = Double(px) + 0.5
+                    let c = Canvas.coverageByte(
+                        min(1, outer.coverage(x: cx, y: cy))
+                            - (inner.isEmpty ? 0 : max(0, min(1, inner.coverage(x: cx, y: cy)))))
+                    if c > 0 {
+                        Canvas.blendSpan(buffer, offset: (py * width + px) * 4, count: 1, color: color, coverage: c)
+                    }
+                    px += 1
+                }
+            }
+        }
+    }
+
+    /// Fills a circle (centre and radius in pixels), anti-aliased.
+    public mutating func fillCircle(center: CGPoint, radius: Double, color: RGBAColor) {
+        fillRoundedRect(
+            CGRect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius),
+            radius: radius, color: color)
+    }
+
+    /// Draws a straight line with round caps from `start` to `end` (pixels), `lineWidth` pixels wide.
+    public mutating func strokeLine(from start: CGPoint, to end: CGPoint, lineWidth: Double, color: RGBAColor) {
+        guard color.alpha > 0, lineWidth > 0 else { return }
+        let half = lineWidth / 2
+        let box = pixelBounds(
+            of: CGRect(
+                x: min(start.x, end.x) - half - 1, y: min(start.y, end.y) - half - 1,
+                width: abs(end.x - start.x) + lineWidth + 2, height: abs(end.y - start.y) + lineWidth + 2))
+        guard !box.isEmpty else { return }
+        let dx = end.x - start.x
+        let dy = end.y - start.y
+        let lengthSquared = dx * dx + dy * dy
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for py in box.minY..<box.maxY {
+                let cy = Double(py) + 0.5
+                for px in box.minX..<box.maxX {
+                    let cx = Double(px) + 0.5
+                    var t = lengthSquared > 0 ? ((cx - start.x) * dx + (cy - start.y) * dy) / lengthSquared : 0
+                    t = max(0, min(1, t))
+                    let ex = cx - (start.x + t * dx)
+                    let ey = cy - (start.y + t * dy)
+                    let c = Canvas.coverageByte(half - (ex * ex + ey * ey).squareRoot() + 0.5)
+                    if c > 0 {
+                        Canvas.blendSpan(buffer, offset: (py * width + px) * 4, count: 1, color: color, coverage: c)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fills a convex polygon (vertices in pixels, either winding), anti-aliased.
+    public mutating func fillConvexPolygon(_ points: [CGPoint], color: RGBAColor) {
+        guard points.count >= 3, color.alpha > 0 else { return }
+        let xs = points.map(\.x)
+        let ys = points.map(\.y)
+        let box = pixelBounds(
+            of: CGRect(
+                x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!))
+        guard !box.isEmpty else { return }
+        // Signed area decides the winding, so that every edge's inward normal points inside.
+        var area = 0.0
+        for i in points.indices {
+            let a = points[i]
+            let b = points[(i + 1) % points.count]
+            area += a.x * b.y - b.x * a.y
+        }
+        let sign: Double = area > 0 ? 1 : -1
+        let edges: [(ax: Double, ay: Double, nx: Double, ny: Double)] = points.indices.map { i in
+            let a = points[i]
+            let b = points[(i + 1) % points.count]
+            let ex = b.x - a.x
+            let ey = b.y - a.y
+            let length = max(1e-9, (ex * ex + ey * ey).squareRoot())
+            return (a.x, a.y, -ey / length * sign, ex / length * sign)
+        }
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for py in box.minY..<box.maxY {
+                let cy = Double(py) + 0.5
+                for px in box.minX..<box.maxX {
+                    let cx = Double(px) + 0.5
+                    var inside = Double.infinity
+                    for e in edges { inside = min(inside, (cx - e.ax) * e.nx + (cy - e.ay) * e.ny) }
+                    let c = Canvas.coverageByte(inside + 0.5)
+                    if c > 0 {
+                        Canvas.blendSpan(buffer, offset: (py * width + px) * 4, count: 1, color: color, coverage: c)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Blends `color` through an 8-bit coverage mask (0 transparent … 255 opaque) whose top-left pixel
+    /// lands on `(x, y)`: how glyph bitmaps are drawn. `rowBytes` is the mask's row stride.
+    public mutating func blend(
+        mask: UnsafeBufferPointer<UInt8>, maskWidth: Int, maskHeight: Int, rowBytes: Int, x: Int, y: Int,
+        color: RGBAColor
+    ) {
+        guard color.alpha > 0 else { return }
+        let target = PixelRect(x: x, y: y, width: maskWidth, height: maskHeight).intersection(clipRect)
+        guard !target.isEmpty else { return }
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for py in target.minY..<target.maxY {
+                let maskRow = (py - y) * rowBytes - x
+                for px in target.minX..<target.maxX {
+                    let c = mask[maskRow + px]
+                    if c > 0 {
+                        Canvas.blendSpan(buffer, offset: (py * width + px) * 4, count: 1, color: color, coverage: c)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    /// The whole pixels touched by a pixel-space rectangle, clipped.
+    private func pixelBounds(of rect: CGRect) -> PixelRect {
+        let x0 = Int(rect.minX.rounded(.down))
+        let y0 = Int(rect.minY.rounded(.down))
+        let x1 = Int(rect.maxX.rounded(.up))
+        let y1 = Int(rect.maxY.rounded(.up))
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(clipRect)
+    }
+
+    @inline(__always)
+    static func coverageByte(_ coverage: Double) -> UInt8 {
+        if coverage <= 0 { return 0 }
+        if coverage >= 1 { return 255 }
+        return UInt8(coverage * 255 + 0.5)
+    }
+
+    static func premultiplied(_ c: RGBAColor) -> (UInt8, UInt8, UInt8, UInt8) {
+        let a = Int(c.alpha)
+        return (
+            UInt8((Int(c.red) * a + 127) / 255), UInt8((Int(c.green) * a + 127) / 255),
+            UInt8((Int(c.blue) * a + 127) / 255), c.alpha
+        )
+    }
+
+    static func word(_ p: (UInt8, UInt8, UInt8, UInt8)) -> UInt32 {
+        // Memory order R, G, B, A on a little-endian machine.
+        UInt32(p.0) | UInt32(p.1) << 8 | UInt32(p.2) << 16 | UInt32(p.3) << 24
+    }
+
+    /// Source-over blend of `color` at `coverage`/255 onto `count` premultiplied pixels.
+    @inline(__always)
+    static func blendSpan(
+        _ buffer: UnsafeMutableBufferPointer<UInt8>, offset: Int, count: Int, color: RGBAColor, coverage: UInt8
+    ) {
+        let sa = div255(Int(color.alpha) * Int(coverage))
+        if sa == 0 { return }
+        let sr = Int(color.red) * sa
+        let sg = Int(color.green) * sa
+        let sb = Int(color.blue) * sa
+        let ia = 255 - sa
+        var i = offset
+        let end = offset + count * 4
+        if ia == 0 {
+            // Opaque: store whole pixels (offsets are multiples of 4, the buffer is 4-byte aligned).
+            let word = word((UInt8(div255(sr)), UInt8(div255(sg)), UInt8(div255(sb)), 255))
+            UnsafeMutableRawPointer(buffer.baseAddress! + offset).withMemoryRebound(to: UInt32.self, capacity: count) {
+                $0.update(repeating: word, count: count)
+            }
+            return
+        }
+        while i < end {
+            buffer[i] = UInt8(div255(sr + Int(buffer[i]) * ia))
+            buffer[i + 1] = UInt8(div255(sg + Int(buffer[i + 1]) * ia))
+            buffer[i + 2] = UInt8(div255(sb + Int(buffer[i + 2]) * ia))
+            buffer[i + 3] = UInt8(div255(sa * 255 + Int(buffer[i + 3]) * ia))
+            i += 4
+        }
+    }
+
+    /// `x / 255` rounded, for `0 ≤ x ≤ 255 × 255`.
+    @inline(__always)
+    static func div255(_ x: Int) -> Int {
+        let t = x + 128
+        return (t + (t >> 8)) >> 8
+    }
+}
+
+extension Canvas {
+    /// Blends through `blend(mask:…)` with a mask given as an array.
+    mutating func blend(mask: [UInt8], maskWidth: Int, maskHeight: Int, x: Int, y: Int, color: RGBAColor) {
+        mask.withUnsafeBufferPointer { m in
+            blend(mask: m, maskWidth: maskWidth, maskHeight: maskHeight, rowBytes: maskWidth, x: x, y: y, color: color)
+        }
+    }
+}
+
+/// A rounded rectangle in pixel space and the coverage of a pixel centre by it.
+struct RoundedRectShape {
+    let minX: Double
+    let minY: Double
+    let maxX: Double
+    let maxY: Double
+    let radius: Double
+    var isEmpty: Bool { maxX <= minX || maxY <= minY }
+
+    init(_ rect: CGRect, radius: Double) {
+        minX = rect.minX
+        minY = rect.minY
+        maxX = rect.maxX
+        maxY = rect.maxY
+        self.radius = max(0, min(radius, rect.width / 2, rect.height / 2))
+    }
+
+    /// Coverage (unclamped: ≤ 0 outside, ≥ 1 inside) of the pixel centred at `(x, y)`.
+    @inline(__always)
+    func coverage(x: Double, y: Double) -> Double {
+        if isEmpty { return 0 }
+        let straight = min(min(x - minX, maxX - x), min(y - minY, maxY - y)) + 0.5
+        guard radius > 0 else { return straight }
+        let cx: Double
+        if x < minX + radius {
+            cx = minX + radius
+        } else if x > maxX - radius {
+            cx = maxX - radius
+        } else {
+            return straight
+        }
+        let cy: Double
+        if y < minY + radius {
+            cy = minY + radius
+        } else if y > maxY - radius {
+            cy = maxY - radius
+        } else {
+            return straight
+        }
+        let dx = x - cx
+        let dy = y - cy
+        return radius - (dx * dx + dy * dy).squareRoot() + 0.5
+    }
+}

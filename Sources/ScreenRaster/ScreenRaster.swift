@@ -1,1 +1,0 @@
-// The ScreenRaster module; see DESIGN.md, "Targets".
