@@ -16,7 +16,7 @@ extension FailscopeStore {
     }
 
     /// Retention: deletes runs that started more than `keepDays` days before `now` (with their
-    /// results), tests left without results, artifacts no result references (stored more than an
+    /// results; the flaky summary tables are rebuilt from the remaining results), tests left without results, artifacts no result references (stored more than an
     /// hour ago, so an upload whose result is on its way survives), orphan artifact files and stale
     /// temporary files; then `VACUUM` and a WAL checkpoint so the disk space is really returned.
     ///
@@ -40,6 +40,8 @@ extension FailscopeStore {
                     ).int ?? 0
                 try db.run("DELETE FROM runs WHERE started_at < ?", [cutoff])
                 report.runsDeleted = db.changes
+                // The flaky summaries are derived from results: recompute them from what is left.
+                if report.runsDeleted > 0 { try FlakySummaries.rebuildAll(db) }
                 try db.run("DELETE FROM tests WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.test_id = tests.id)")
                 report.testsDeleted = db.changes
                 let doomed = try db.query(
