@@ -2,6 +2,7 @@ import FailscopeModel
 import FailscopeService
 import FailscopeStore
 import Foundation
+import HTTPServer
 import XCTest
 
 /// Through real HTTP: the built `failscope serve` child process on a free loopback port.
@@ -122,4 +123,34 @@ final class AcknowledgedKeys: @unchecked Sendable {
     }
 
     var names: Set<String> { lock.withLock { set } }
+}
+
+final class RetentionSweepTests: XCTestCase {
+    func testPeriodicSweepDeletesOldRunsWhileServing() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-sweep-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let seed = try FailscopeStore(directory: data)
+        var old = sampleRun(id: "old")
+        old.startedAt = Date().addingTimeInterval(-10 * 86_400)
+        try seed.putRun(old)
+        try seed.putRun(Run(id: "new", project: "Shop", startedAt: Date()))
+        seed.close()
+
+        let server = try FailscopeServer(
+            dataDirectory: data, port: 0, threadCount: 2,
+            configuration: ServiceConfiguration(uploadTokens: [uploadToken], accessLog: DiscardingAccessLog()))
+        let reported = DispatchSemaphore(value: 0)
+        let messages = AcknowledgedKeys()
+        let sweep = server.startRetentionSweep(keepDays: 7) { message in
+            _ = messages.add([message])
+            reported.signal()
+        }
+        XCTAssertEqual(reported.wait(timeout: .now() + 20), .success)
+        sweep.cancel()
+        XCTAssertEqual(messages.names.first, "retention: deleted 1 runs, 0 artifacts (0 bytes) older than 7 days")
+        let list = LiveClient(base: "http://127.0.0.1:\(server.port)", token: nil).send("GET", "/api/v1/runs")
+        let runs = try WireCoding.decoder().decode(RunList.self, from: try XCTUnwrap(list).body)
+        XCTAssertEqual(runs.runs.map(\.run.id), ["new"])
+        server.stop()
+    }
 }
