@@ -2,6 +2,7 @@ import FailscopeModel
 import FailscopeStore
 import Foundation
 import HTTPServer
+import ScreenRaster
 
 /// The route handlers; each validates its input, calls the store once and encodes a shared API type.
 struct Handlers: Sendable {
@@ -75,6 +76,15 @@ struct Handlers: Sendable {
             throw ServiceError(
                 .unsupportedMediaType, code: "unsupported_media_type",
                 message: "Content-Type must be image/png or application/json.")
+        }
+        if contentType.lowercased().hasPrefix("image/png") {
+            // ScreenRaster's reader also checks the IHDR CRC; the store checks signature, IHDR, sizes and IEND.
+            do {
+                _ = try PNGDecoder.header(of: request.body)
+            } catch {
+                throw ServiceError(
+                    .unprocessableContent, code: "artifact_rejected", message: "The bytes are not a valid PNG: \(error).")
+            }
         }
         let stored = try ServiceError.wrapping {
             try store.putArtifact([UInt8](request.body), sha256: sha256, mediaType: contentType)

@@ -52,6 +52,12 @@ final class ArtifactRouteTests: XCTestCase {
         let htmlType = await service.send(
             .PUT, "/api/v1/artifacts/\(SHA256.hex(of: html))", contentType: "text/html", body: html)
         XCTAssertEqual(htmlType.status, .unprocessableContent)
+        var badCRC = png
+        badCRC[29] ^= 0xFF
+        let corrupted = await service.send(
+            .PUT, "/api/v1/artifacts/\(SHA256.hex(of: badCRC))", contentType: "image/png", body: Data(badCRC))
+        XCTAssertEqual(corrupted.errorCode, "artifact_rejected")
+        XCTAssertTrue(corrupted.bodyText.contains("CRC"), corrupted.bodyText)
         let noType = await service.send(.PUT, "/api/v1/artifacts/\(sha)", contentType: nil, body: Data(png))
         XCTAssertEqual(noType.status, .unsupportedMediaType)
         let unauthorized = await service.send(
