@@ -21,8 +21,8 @@ mkdir -p "$(dirname "$out")"
         echo "            name: \"$name\","
         echo '            sql: #"""'
         sed 's/^/                /; s/^ *$//' "$file"
-        # swift-format: a comma between elements, none after the last.
-        if [ "$index" -lt $((${#files[@]} - 1)) ]; then echo '                """#),'; else echo '                """#)'; fi
+        # swift-format: a trailing comma after every element, except for a lone one.
+        if [ "${#files[@]}" -gt 1 ]; then echo '                """#),'; else echo '                """#)'; fi
     done
     echo '    ]'
     echo '}'

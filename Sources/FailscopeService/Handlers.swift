@@ -83,7 +83,8 @@ struct Handlers: Sendable {
                 _ = try PNGDecoder.header(of: request.body)
             } catch {
                 throw ServiceError(
-                    .unprocessableContent, code: "artifact_rejected", message: "The bytes are not a valid PNG: \(error).")
+                    .unprocessableContent, code: "artifact_rejected",
+                    message: "The bytes are not a valid PNG: \(error).")
             }
         }
         let stored = try ServiceError.wrapping {

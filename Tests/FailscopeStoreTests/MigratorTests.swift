@@ -39,7 +39,8 @@ final class MigratorTests: XCTestCase {
             tables,
             [
                 "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_page_days", "flaky_recent",
-                "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results", "runs",
+                "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results",
+                "runs",
                 "schema_migrations", "tests", "trail_steps",
             ])
     }

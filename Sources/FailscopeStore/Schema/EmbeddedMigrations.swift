@@ -327,6 +327,6 @@ extension Migration {
                 FROM results r JOIN tests t ON t.id = r.test_id
                 GROUP BY r.project, coalesce(r.branch, ''), coalesce(r.page, ''), CASE WHEN r.page IS NULL THEN t.suite ELSE '' END,
                     r.ran_at / 86400000;
-                """#)
+                """#),
     ]
 }
