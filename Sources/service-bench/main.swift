@@ -1,6 +1,7 @@
 // service-bench: helpers for scripts/bench/service.sh (release build).
 //
 //   service-bench raw --data DIR --batches N     raw SQLite inserts of the rows wrk's batches carry (reference)
+//   service-bench store --data DIR --batches N   the same batches through FailscopeStore.addResults (no HTTP, no JSON)
 //   service-bench seed --data DIR --run ID --results N   a run of N results for the run-page benchmark
 //
 // Prints one number on stdout (results per second for `raw`); diagnostics go to stderr.
@@ -89,6 +90,19 @@ func raw(data: URL, batches: Int) throws -> Double {
     return Double(batches * 100) / Date().timeIntervalSince(started)
 }
 
+/// The same batches through the store's ingest (validation, run counters, flaky summaries), without HTTP or JSON.
+func storeIngest(data: URL, batches: Int) throws -> Double {
+    let store = try FailscopeStore(directory: data)
+    defer { store.close() }
+    try store.putRun(Run(id: "store", project: "Bench", branch: "main", startedAt: Date()))
+    let prepared = (0..<batches).map { batch in
+        ResultBatch(results: (0..<100).map { benchResult("store_\(batch)_\($0)", failing: $0 % 10 == 0) })
+    }
+    let started = Date()
+    for batch in prepared { try store.addResults(batch, toRun: "store") }
+    return Double(batches * 100) / Date().timeIntervalSince(started)
+}
+
 func seed(data: URL, run: String, results: Int) throws {
     let store = try FailscopeStore(directory: data)
     defer { store.close() }
@@ -127,6 +141,12 @@ do {
             String(
                 format: "%.0f",
                 try raw(data: URL(fileURLWithPath: data), batches: Int(option("batches", arguments) ?? "200") ?? 200)))
+    case "store":
+        print(
+            String(
+                format: "%.0f",
+                try storeIngest(
+                    data: URL(fileURLWithPath: data), batches: Int(option("batches", arguments) ?? "200") ?? 200)))
     case "seed":
         try seed(
             data: URL(fileURLWithPath: data), run: option("run", arguments) ?? "bench",
