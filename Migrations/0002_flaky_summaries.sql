@@ -19,8 +19,7 @@ CREATE TABLE flaky_recent (
     PRIMARY KEY (test_id, branch, device, ran_at, result_id)
 ) WITHOUT ROWID;
 
--- Pass/fail counts per (test, branch, device, commit) for commits with a failure: same-input
--- contradictions. (Ingest counts the passes before a commit's first failure from flaky_recent.)
+-- Pass/fail counts per (test, branch, device, commit): same-input contradictions.
 CREATE TABLE flaky_commits (
     test_id TEXT NOT NULL,
     branch TEXT NOT NULL,
@@ -125,8 +124,7 @@ SELECT r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' EL
 FROM results r
 CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
 WHERE r.status <> 'skipped' AND r.commit_sha IS NOT NULL AND r.commit_sha <> ''
-GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END, r.commit_sha
-HAVING sum(r.status IN ('failed', 'error')) > 0;
+GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END, r.commit_sha;
 
 INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
 SELECT test_id, branch, device, day,

@@ -5,6 +5,9 @@ let commands: [any Command.Type] = [
     ServeCommand.self,
     MigrateCommand.self,
     GCCommand.self,
+    RunsCommand.self,
+    UploadCommand.self,
+    ImportCommand.self,
     FlakyCommand.self,
     VersionCommand.self,
 ]

@@ -1,10 +1,11 @@
 import Foundation
 
-/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` inside the ingest
-/// transaction, so flaky and page queries read a bounded number of rows per test (docs/flaky.md).
+/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003 redefines
+/// flaky_commits) inside the ingest transaction, so flaky and page queries read a bounded number of
+/// rows per test (docs/flaky.md).
 ///
 /// `record` adds one stored result. `rebuildAll` recomputes every table from `results` with the
-/// migration's own "-- populate" statements; `rebuild(_:testsOfRun:)` records the results of a run's
+/// newest migration's "-- populate" statements; `rebuild(_:testsOfRun:)` records the results of a run's
 /// tests again when the run's branch, commit, device or start changed. All give the same rows
 /// (`FlakySummaryTests` checks it).
 enum FlakySummaries {
@@ -145,11 +146,14 @@ enum FlakySummaries {
         "page_days",
     ]
 
-    /// The migration's "-- populate" statements, one per table of `tables`.
+    /// The "-- populate" statements of the newest migration that has them (0003 since flaky_commits keeps
+    /// only commits with a failure), one per table of `tables`: the current definition of the summaries.
     static let populateStatements: [String] = {
-        guard let migration = Migration.embedded.first(where: { $0.name == "0002_flaky_summaries" }),
-            let marker = migration.sql.range(of: "\n-- populate\n")
-        else { preconditionFailure("0002_flaky_summaries has no '-- populate' section") }
+        guard
+            let (migration, marker) = Migration.embedded.reversed().lazy.compactMap({ migration in
+                migration.sql.range(of: "\n-- populate\n").map { (migration, $0) }
+            }).first
+        else { preconditionFailure("no migration has a '-- populate' section") }
         return migration.sql[marker.upperBound...].components(separatedBy: ";\n")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }()
