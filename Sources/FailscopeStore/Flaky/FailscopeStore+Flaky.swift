@@ -120,23 +120,63 @@ extension FailscopeStore {
                     pages[key, default: PageTally()].lastFailureAt = row.isNull(4) ? nil : row.int64(4)
                 }
             }
-            let rows = try analysis.windowPageRows(deviceFiltered: false, withCounts: true)
-            var failing: [PageKey: Set<String>] = [:]
-            for row in rows { failing[row.pageKey, default: []].insert(row.testID) }
-            for (key, tests) in failing { pages[key, default: PageTally()].failingTestCount = tests.count }
-            for candidate in analysis.group(rows) {
-                let evaluated = try analysis.evaluate(candidate)
-                guard evaluated.classification.isFlaky else { continue }
-                for row in candidate.rows where window.device == nil || row.device == window.device {
-                    let fails = try row.windowFailures.map { FlakyAnalysis.WindowFailures(count: $0, firstAt: nil) }
-                        ?? analysis.failuresInWindow(row)
-                    guard fails.count > 0 else { continue }
-                    // In place: copying a tally out and back would copy its set and dictionary every time.
-                    let key = row.pageKey
-                    pages[key, default: PageTally()].flakyTests.insert(row.testID)
-                    pages[key]!.flakyFailureCount += fails.count
-                    pages[key]!.devices[row.device, default: 0] += fails.count
-                    pages[key]!.lastFlakyFailureAt = max(pages[key]!.lastFlakyFailureAt ?? row.lastFailAt, row.lastFailAt)
+            // Everything per row is aggregated by SQLite; Swift sees the (test, branch) pairs and per-page sums.
+            let (filter, filterValues) = analysis.windowPageRowFilter()
+            let suite = "CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END"
+            try db.withStatement(
+                "SELECT tp.page, \(suite), count(DISTINCT tp.test_id) FROM flaky_test_pages tp WHERE \(filter) GROUP BY 1, 2",
+                filterValues
+            ) { row in
+                while try row.step() {
+                    pages[PageKey(page: row.string(0), suite: row.string(1)), default: PageTally()].failingTestCount =
+                        row.int(2)
+                }
+            }
+            let pairs = try db.query(
+                "SELECT DISTINCT tp.test_id, tp.branch FROM flaky_test_pages tp WHERE \(filter)", filterValues
+            ) { FlakyAnalysis.Candidate(testID: $0.string(0), branch: $0.string(1), rows: []) }
+            var flakyKeys: [String] = []
+            for candidate in pairs where try analysis.evaluate(candidate).classification.isFlaky {
+                flakyKeys.append(candidate.testID + "\u{1F}" + candidate.branch)
+            }
+            if !flakyKeys.isEmpty {
+                let flakySet = String(decoding: try JSONEncoder().encode(flakyKeys), as: UTF8.self)
+                var flakyFilter = filter + " AND tp.test_id || char(31) || tp.branch IN (SELECT value FROM json_each(?))"
+                var flakyValues = filterValues + [flakySet]
+                if let device = window.device {
+                    flakyFilter += " AND tp.device = ?"
+                    flakyValues.append(device)
+                }
+                // Every row failed inside the window (its newest failure is), so the distinct tests and the
+                // newest failure need no counting; the counts are cumulative now minus before the window.
+                try db.withStatement(
+                    """
+                    SELECT tp.page, \(suite), count(DISTINCT tp.test_id), max(tp.last_fail_at)
+                    FROM flaky_test_pages tp WHERE \(flakyFilter) GROUP BY 1, 2
+                    """, flakyValues
+                ) { row in
+                    while try row.step() {
+                        let key = PageKey(page: row.string(0), suite: row.string(1))
+                        pages[key, default: PageTally()].flakyTestCount = row.int(2)
+                        pages[key]!.lastFlakyFailureAt = row.int64(3)
+                    }
+                }
+                try db.withStatement(
+                    """
+                    SELECT tp.page, \(suite), tp.device, sum(
+                        (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
+                            AND d.device = tp.device AND d.page = tp.page ORDER BY d.day DESC LIMIT 1)
+                        - coalesce((SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id
+                            AND d.branch = tp.branch AND d.device = tp.device AND d.page = tp.page AND d.day < ?
+                            ORDER BY d.day DESC LIMIT 1), 0))
+                    FROM flaky_test_pages tp WHERE \(flakyFilter) GROUP BY 1, 2, 3
+                    """, [window.sinceDay] + flakyValues
+                ) { row in
+                    while try row.step() {
+                        let key = PageKey(page: row.string(0), suite: row.string(1))
+                        pages[key, default: PageTally()].flakyFailureCount += row.int(3)
+                        pages[key]!.devices[row.string(2), default: 0] += row.int(3)
+                    }
                 }
             }
             let summaries = pages.map { key, tally in
@@ -144,7 +184,7 @@ extension FailscopeStore {
                     page: key.page.isEmpty ? FlakyReport.noPage : key.page, suite: key.page.isEmpty ? key.suite : nil,
                     resultCount: tally.resultCount, failureCount: tally.failureCount,
                     failingTestCount: tally.failingTestCount, lastFailureAt: tally.lastFailureAt.map(Timestamp.date),
-                    flakyTestCount: tally.flakyTests.count, flakyFailureCount: tally.flakyFailureCount,
+                    flakyTestCount: tally.flakyTestCount, flakyFailureCount: tally.flakyFailureCount,
                     lastFlakyFailureAt: tally.lastFlakyFailureAt.map(Timestamp.date),
                     devices: Self.deviceCounts(tally.devices))
             }
@@ -179,7 +219,7 @@ private struct PageTally {
     var failureCount = 0
     var failingTestCount = 0
     var lastFailureAt: Int64?
-    var flakyTests: Set<String> = []
+    var flakyTestCount = 0
     var flakyFailureCount = 0
     var lastFlakyFailureAt: Int64?
     var devices: [String: Int] = [:]

@@ -68,6 +68,21 @@ struct FlakyAnalysis {
             AND d.device = tp.device AND d.page = tp.page AND d.day < ?1 ORDER BY d.day DESC LIMIT 1)
         """
 
+    /// The condition on `flaky_test_pages tp` for rows failing in the window of the project and branch.
+    func windowPageRowFilter() -> (String, [any SQLBindable]) {
+        var conditions = ["tp.last_fail_at >= ?"]
+        var values: [any SQLBindable] = [window.since]
+        if let project = window.query.project {
+            conditions.append("tp.project = ?")
+            values.append(project)
+        }
+        if let branch = window.query.branch {
+            conditions.append("tp.branch = ?")
+            values.append(branch)
+        }
+        return (conditions.joined(separator: " AND "), values)
+    }
+
     /// Page rows with a failure in the window, filtered by project and branch (and device when asked).
     func windowPageRows(deviceFiltered: Bool, withCounts: Bool = false) throws -> [PageRow] {
         var conditions = ["tp.last_fail_at >= ?2"]
