@@ -21,8 +21,9 @@ struct FlakyAnalysis {
         var suite: String
         var lastFailAt: Int64
         var lastResultID: Int64
-        /// Failures in the window, when the query computed them (`windowPageRows(withCounts: true)`).
+        /// Failures in the window and the first of them, when the query computed them (`withCounts`).
         var windowFailures: Int?
+        var windowFirstFailAt: Int64?
 
         var pageKey: PageKey { PageKey(page: page, suite: page.isEmpty ? suite : "") }
     }
@@ -57,7 +58,8 @@ struct FlakyAnalysis {
         PageRow(
             testID: row.string(0), branch: row.string(1), device: row.string(2), page: row.string(3),
             suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6),
-            windowFailures: row.columnCount > 7 ? row.int(7) - row.int(8) : nil)
+            windowFailures: row.columnCount > 7 ? row.int(7) - row.int(8) : nil,
+            windowFirstFailAt: row.columnCount > 9 && !row.isNull(9) ? row.int64(9) : nil)
     }
 
     /// Columns 7 and 8: the row's cumulative failures now and before the window (`?1` = the first day).
@@ -65,7 +67,9 @@ struct FlakyAnalysis {
         , (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
             AND d.device = tp.device AND d.page = tp.page ORDER BY d.day DESC LIMIT 1),
         (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
-            AND d.device = tp.device AND d.page = tp.page AND d.day < ?1 ORDER BY d.day DESC LIMIT 1)
+            AND d.device = tp.device AND d.page = tp.page AND d.day < ?1 ORDER BY d.day DESC LIMIT 1),
+        (SELECT d.first_fail_at FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
+            AND d.device = tp.device AND d.page = tp.page AND d.day >= ?1 ORDER BY d.day LIMIT 1)
         """
 
     /// The condition on `flaky_test_pages tp` for rows failing in the window of the project and branch.
@@ -124,7 +128,7 @@ struct FlakyAnalysis {
     /// The candidates of `flakyTests`: every pair failing in the window, or with `page` those failing on
     /// it (with all their page rows, so their other pages are reported too).
     func candidates() throws -> [Candidate] {
-        guard let page = window.query.page else { return group(try windowPageRows(deviceFiltered: true)) }
+        guard let page = window.query.page else { return group(try windowPageRows(deviceFiltered: true, withCounts: true)) }
         let pageKey = page == FlakyReport.noPage ? "" : page
         var conditions = ["tp.page = ?", "tp.last_fail_at >= ?"]
         var values: [any SQLBindable] = [pageKey, window.since]
@@ -151,7 +155,7 @@ struct FlakyAnalysis {
             """, values
         ) { (testID: $0.string(0), branch: $0.string(1)) }
         return try pairs.map { pair in
-            var values: [any SQLBindable] = [pair.testID, pair.branch, window.since]
+            var values: [any SQLBindable] = [window.sinceDay, pair.testID, pair.branch, window.since]
             var deviceCondition = ""
             if let device = window.device {
                 deviceCondition = "AND tp.device = ?"
@@ -159,8 +163,8 @@ struct FlakyAnalysis {
             }
             let rows = try db.query(
                 """
-                SELECT \(Self.pageRowColumns) FROM flaky_test_pages tp
-                WHERE tp.test_id = ? AND tp.branch = ? AND tp.last_fail_at >= ? \(deviceCondition)
+                SELECT \(Self.pageRowColumns) \(Self.windowCountColumns) FROM flaky_test_pages tp
+                WHERE tp.test_id = ?2 AND tp.branch = ?3 AND tp.last_fail_at >= ?4 \(deviceCondition)
                 """, values, row: Self.pageRow)
             return Candidate(testID: pair.testID, branch: pair.branch, rows: rows)
         }
@@ -292,7 +296,9 @@ struct FlakyAnalysis {
         var newest: PageRow?
         let askedPage = window.query.page.map { $0 == FlakyReport.noPage ? "" : $0 }
         for row in candidate.rows {
-            let failures = try failuresInWindow(row, withFirst: true)
+            let failures =
+                try row.windowFailures.map { WindowFailures(count: $0, firstAt: row.windowFirstFailAt) }
+                ?? failuresInWindow(row, withFirst: true)
             guard failures.count > 0 else { continue }
             let previous = pages[row.pageKey]
             pages[row.pageKey] = (
