@@ -34,7 +34,8 @@ let package = Package(
         // libpng's setjmp error path in C, so libpng errors come back to ScreenRaster as codes.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // Release benchmark of render + encode (scripts/bench/raster.sh).
-        .executableTarget(name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI"]),
+        .executableTarget(
+            name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"]),
         .target(name: "PageObjects", dependencies: ["SimulatedUI"]),
 
         // The sample app and its single source of accessibility identifiers.

@@ -1,66 +1,25 @@
-// raster-bench: times render + PNG encode of a catalog screen (release build), for scripts/bench/raster.sh.
+// raster-bench: times render + PNG encode of the sample app's catalog screen (release build), for
+// scripts/bench/raster.sh.
 //
 // Usage: raster-bench [--runs N] [--device NAME] [--rgb-out FILE] [--png-out FILE] [--sweep]
 // Prints `key=value` lines on stdout: width, height, runs, render_ms, encode_ms, total_ms (medians), png_bytes.
 // --rgb-out writes the rendered pixels as raw RGB (for Pillow to encode the same pixels);
 // --sweep prints encode time and size for a grid of compression options on stderr.
+import DemoAccessibility
+import DemoApp
 import Foundation
 import ScreenRaster
 import SimulatedUI
 
+/// The sample app's catalog, loaded, on `device`.
 func catalogScreen(_ device: Device) -> ScreenSnapshot {
-    // The sample app's catalog: a three-column grid of 64 items under a navigation bar, scrolled by
-    // 40 pt; rows just outside the viewport are materialized, as UICollectionView does.
-    let names = [
-        "Desk Lamp", "Oak Chair", "Linen Sofa", "Wall Clock", "Floor Rug", "Bookshelf", "Ceramic Vase", "Side Table",
-        "Pendant Light", "Wool Blanket", "Mirror", "Coat Rack", "Planter", "Bar Stool", "Night Stand", "Throw Pillow",
-    ]
-    let top = device.safeAreaTop + 44
-    let grid = CGRect(x: 0, y: top, width: device.width, height: device.height - top - device.safeAreaBottom)
-    let spacing = 10.0
-    let cellWidth = (device.width - 4 * spacing) / 3
-    let cellHeight = cellWidth + 48
-    var cells: [ElementSnapshot] = []
-    for index in 0..<64 {
-        let y = grid.minY + spacing + Double(index / 3) * (cellHeight + spacing) - 40
-        guard y + cellHeight > grid.minY - cellHeight, y < grid.maxY + cellHeight else { continue }
-        let x = spacing + Double(index % 3) * (cellWidth + spacing)
-        let name = names[index % names.count]
-        cells.append(
-            ElementSnapshot(
-                elementType: .cell, identifier: "catalog.item.\(index)", label: name,
-                frame: CGRect(x: x, y: y, width: cellWidth, height: cellHeight),
-                children: [
-                    ElementSnapshot(
-                        elementType: .image,
-                        frame: CGRect(x: x + 6, y: y + 6, width: cellWidth - 12, height: cellWidth - 12)),
-                    ElementSnapshot(
-                        elementType: .staticText, label: name,
-                        frame: CGRect(x: x + 6, y: y + cellWidth - 2, width: cellWidth - 12, height: 20),
-                        style: .headline),
-                    ElementSnapshot(
-                        elementType: .staticText,
-                        label: String(format: "$%d.%02d", 19 + index * 7 % 180, index * 37 % 100),
-                        frame: CGRect(x: x + 6, y: y + cellWidth + 20, width: cellWidth - 12, height: 18),
-                        style: .secondary),
-                ]))
-    }
-    let window = ElementSnapshot(
-        elementType: .window, frame: device.bounds,
-        children: [
-            ElementSnapshot(
-                elementType: .navigationBar, label: "Catalog",
-                frame: CGRect(x: 0, y: device.safeAreaTop, width: device.width, height: 44),
-                children: [
-                    ElementSnapshot(
-                        elementType: .button, identifier: "nav.back", label: "Home",
-                        frame: CGRect(x: 0, y: device.safeAreaTop, width: 100, height: 44))
-                ]),
-            ElementSnapshot(elementType: .collectionView, identifier: "catalog.grid", frame: grid, children: cells),
-        ])
-    return ScreenSnapshot(
-        device: device,
-        root: ElementSnapshot(elementType: .application, label: "Demo", frame: device.bounds, children: [window]))
+    let app = SimulatedApp(DemoApp.self, device: device)
+    app.launchArguments = [DemoApp.loggedInArgument]
+    app.failureHandler = { message, _, _ in fail("DemoApp: \(message)") }
+    app.launch()
+    defer { app.terminate() }
+    guard app.collectionViews[ID.Catalog.grid].waitForExistence(timeout: 10) else { fail("the catalog did not load") }
+    return app.snapshot()
 }
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {

@@ -1,3 +1,4 @@
+import DemoAccessibility
 import Foundation
 import SimulatedUI
 import XCTest
@@ -290,22 +291,82 @@ final class ScreenRendererTests: XCTestCase {
         }
     }
 
+    // MARK: The sample app
+
+    func testDemoLoginShowsTheErrorFocusAndButton() throws {
+        let screen = DemoScreens.loginError()
+        let canvas = try render(screen)
+        let error = try pixels(of: ID.Login.error, in: screen)
+        let red = near(IOSPalette.red, 40)
+        XCTAssertGreaterThan(count(canvas, in: error, where: red), 300)
+        XCTAssertEqual(
+            count(canvas, in: error.insetBy(dx: -16, dy: -16), where: red), count(canvas, in: error, where: red))
+        let password = try pixels(of: ID.Login.password, in: screen)
+        let email = try pixels(of: ID.Login.email, in: screen)
+        XCTAssertEqual(canvas.pixel(x: password.minX + 1, y: password.minY + 44), IOSPalette.tint, "focused: ring")
+        XCTAssertEqual(canvas.pixel(x: email.minX, y: email.minY + 44), IOSPalette.fieldBorder, "not focused")
+        let button = try pixels(of: ID.Login.submit, in: screen)
+        XCTAssertEqual(canvas.pixel(x: button.minX, y: button.minY + button.height / 2), IOSPalette.tint)
+        XCTAssertEqual(canvas.pixel(x: button.minX - 1, y: button.minY + button.height / 2), IOSPalette.background)
+    }
+
+    func testDemoCatalogShowsThePlaceholderAndTheGrid() throws {
+        let screen = DemoScreens.catalog()
+        let canvas = try render(screen)
+        // The empty search field reports its placeholder as its value (as XCUITest does): drawn grey.
+        let search = try pixels(of: ID.Catalog.search, in: screen)
+        XCTAssertEqual(count(canvas, in: search.insetBy(dx: 8, dy: 8), where: { $0.red < 150 }), 0)
+        XCTAssertGreaterThan(
+            count(canvas, in: search.insetBy(dx: 8, dy: 8), where: near(IOSPalette.placeholder, 30)), 50)
+        let cell = try pixels(of: ID.Catalog.item(1), in: screen)
+        XCTAssertEqual(canvas.pixel(x: cell.minX + 4, y: cell.maxY - 30), IOSPalette.groupedBackground)
+        let image = try XCTUnwrap(
+            try element(ID.Catalog.item(1), in: screen).children.first { $0.elementType == .image })
+        let imagePixels = ScreenRenderer.pixelRect(for: image.frame, on: screen.device)
+        XCTAssertEqual(
+            canvas.pixel(x: imagePixels.minX + 10, y: imagePixels.minY + imagePixels.height / 2), IOSPalette.fill)
+    }
+
+    func testDemoItemAlertDimsTheItem() throws {
+        let screen = DemoScreens.itemAlert()
+        let canvas = try render(screen)
+        let alert = try pixels(of: ID.Item.cartAlert, in: screen)
+        XCTAssertEqual(canvas.pixel(x: alert.minX + 30, y: alert.minY + alert.height / 2), IOSPalette.alertBackground)
+        let add = try pixels(of: ID.Item.addToCart, in: screen)
+        XCTAssertEqual(
+            canvas.pixel(x: add.minX + 30, y: add.minY + add.height / 2),
+            IOSPalette.dimming.composited(over: IOSPalette.tint))
+        let ok = try pixels(of: ID.Item.cartAlertOK, in: screen)
+        XCTAssertGreaterThan(count(canvas, in: ok, where: near(IOSPalette.tint)), 30, "OK in the tint, not dimmed")
+    }
+
+    func testDemoSettingsShowsSwitchesAndTheSelectedAccent() throws {
+        let screen = DemoScreens.settings()
+        let canvas = try render(screen)
+        for id in [ID.Settings.notifications, ID.Settings.wifiOnly] {
+            let track = try pixels(of: id, in: screen)
+            XCTAssertEqual(canvas.pixel(x: track.minX + 8, y: track.minY + track.height / 2), IOSPalette.green, id)
+        }
+        let wheel = try pixels(of: ID.Settings.accentWheel, in: screen)
+        XCTAssertEqual(canvas.pixel(x: wheel.minX + 24, y: wheel.minY + wheel.height / 2), IOSPalette.pickerSelection)
+    }
+
     // MARK: Reference images
 
-    func testLoginMatchesReference() throws {
-        try ReferenceImages.assertMatches(render(SampleScreens.login()), named: "login-se")
+    func testDemoLoginMatchesReference() throws {
+        try ReferenceImages.assertMatches(render(DemoScreens.loginError()), named: "demo-login-se")
     }
 
-    func testAlertMatchesReference() throws {
-        try ReferenceImages.assertMatches(render(SampleScreens.loginAlert()), named: "alert-se")
+    func testDemoCatalogMatchesReference() throws {
+        try ReferenceImages.assertMatches(render(DemoScreens.catalog()), named: "demo-catalog-se")
     }
 
-    func testCatalogMatchesReference() throws {
-        try ReferenceImages.assertMatches(render(SampleScreens.catalog()), named: "catalog-se")
+    func testDemoItemAlertMatchesReference() throws {
+        try ReferenceImages.assertMatches(render(DemoScreens.itemAlert()), named: "demo-item-alert-se")
     }
 
-    func testSettingsMatchesReference() throws {
-        try ReferenceImages.assertMatches(render(SampleScreens.settings()), named: "settings-se")
+    func testDemoSettingsMatchesReference() throws {
+        try ReferenceImages.assertMatches(render(DemoScreens.settings()), named: "demo-settings-se")
     }
 
     func testRenderedPNGDecodesToTheCanvas() throws {

@@ -124,7 +124,9 @@ extension ScreenPainter {
                 box, radius: radius, lineWidth: Double(hairlinePixels), color: IOSPalette.fieldBorder)
         }
         let content = frame.insetBy(dx: 12, dy: 0)
-        let value = field.value ?? ""
+        // XCUITest reports an empty field's placeholder as its value: show it as a placeholder.
+        var value = field.value ?? ""
+        if let placeholder = field.placeholderValue, value == placeholder { value = "" }
         var caretX = content.minX
         if !value.isEmpty && field.elementType == .secureTextField {
             // One dot a character, as UIKit draws secure text.

@@ -83,8 +83,8 @@ struct ScreenPainter {
         case .image: drawImage(element, disabled: disabled)
         case .switch: drawSwitch(element, disabled: disabled)
         case .pickerWheel: drawPickerWheel(element, disabled: disabled)
-        case .table, .collectionView: canvas.fill(rect, color: IOSPalette.background)
-        case .scrollView: break
+        // Scroll containers show the screen's background (already there); they only clip.
+        case .table, .collectionView, .scrollView: break
         case .cell: drawCell(element, context, disabled: disabled)
         case .activityIndicator: drawActivityIndicator(element)
         }
