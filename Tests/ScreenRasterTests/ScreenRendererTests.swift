@@ -414,3 +414,37 @@ final class ReferenceImageTests: XCTestCase {
         XCTAssertFalse(ReferenceImages.isRecording([:]))
     }
 }
+
+final class CorruptSnapshotTests: XCTestCase {
+    func testNonsenseGeometryRendersWithoutTrapping() throws {
+        let renderer = try ScreenRendererTests.shared.get()
+        let weird: [CGRect] = [
+            CGRect(x: Double.nan, y: 10, width: 100, height: 40), CGRect(x: 1e300, y: -1e300, width: 1e300, height: 5),
+            CGRect(x: 10, y: 10, width: -50, height: Double.infinity), CGRect(x: 0, y: 0, width: 0, height: 0),
+        ]
+        var children: [ElementSnapshot] = []
+        for frame in weird {
+            for type in ElementType.allCases where type != .application {
+                children.append(
+                    ElementSnapshot(
+                        elementType: type, label: "Label", value: "1", placeholderValue: "P", frame: frame,
+                        hasFocus: true,
+                        style: .filled, options: ["a", "b"], selectedOption: 7,
+                        children: [ElementSnapshot(elementType: .button, label: "x", frame: frame)]))
+            }
+        }
+        var device = Device.iPhoneSE3
+        let root = SampleScreens.root(device, children)
+        XCTAssertEqual(renderer.render(ScreenSnapshot(device: device, root: root)).width, 750)
+        device.scale = 0
+        device.height = .nan
+        let canvas = renderer.render(ScreenSnapshot(device: device, root: root))
+        XCTAssertEqual(canvas.width, 375, "scale clamped to 1")
+        XCTAssertEqual(canvas.height, 1, "NaN height gives a one-pixel canvas, not a trap")
+        device.width = 1e12
+        device.height = 1e12
+        device.scale = 99
+        let huge = renderer.render(ScreenSnapshot(device: device, root: SampleScreens.root(.iPhoneSE3, [])))
+        XCTAssertEqual([huge.width, huge.height], [10_000, 10_000])
+    }
+}

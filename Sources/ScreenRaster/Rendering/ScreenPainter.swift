@@ -17,6 +17,11 @@ struct ScreenPainter {
     /// frames about as it does on iOS.
     static let fontScale = 0.92
 
+    /// Bounds on a device's geometry, so that a corrupt snapshot cannot trap or exhaust memory: the
+    /// scale is kept within 1...4 and the canvas within 1...10,000 pixels a side.
+    static let maxScale = 4
+    static let maxSide = 10_000
+
     /// What an element inherits from its ancestors.
     struct Context {
         var disabled = false
@@ -28,9 +33,14 @@ struct ScreenPainter {
 
     init(device: Device, text: TextRenderer) {
         self.device = device
-        self.scale = Double(device.scale)
+        let scale = Swift.max(1, Swift.min(ScreenPainter.maxScale, device.scale))
+        self.scale = Double(scale)
         self.text = text
-        self.canvas = Canvas(width: device.pixelWidth, height: device.pixelHeight, background: IOSPalette.background)
+        let width = Int(pixel: (device.width * Double(scale)).rounded())
+        let height = Int(pixel: (device.height * Double(scale)).rounded())
+        self.canvas = Canvas(
+            width: Swift.max(1, Swift.min(ScreenPainter.maxSide, width)),
+            height: Swift.max(1, Swift.min(ScreenPainter.maxSide, height)), background: IOSPalette.background)
     }
 
     /// Paints the whole screen.
@@ -99,7 +109,7 @@ struct ScreenPainter {
     // MARK: Geometry
 
     /// The pixels of a frame in points (`PixelRect(frame:scale:)`, the documented mapping).
-    func pixels(_ frame: CGRect) -> PixelRect { PixelRect(frame: frame, scale: device.scale) }
+    func pixels(_ frame: CGRect) -> PixelRect { PixelRect(frame: frame, scale: Int(scale)) }
 
     /// A frame in points as a pixel-space rectangle with the same rounded edges.
     func pixelFrame(_ frame: CGRect) -> CGRect { pixels(frame).cgRect }
@@ -131,7 +141,7 @@ struct ScreenPainter {
         guard !string.isEmpty, frame.width > 0 else { return 0 }
         let font = spec(style)
         let metrics = text.cache.metrics(font)
-        let available = Int(((frame.height * scale) / metrics.lineHeight).rounded(.down))
+        let available = Int(pixel: ((frame.height * scale) / metrics.lineHeight).rounded(.down))
         var lineLimit = max(1, available)
         if maxLines > 0 { lineLimit = min(lineLimit, maxLines) }
         let lines = text.lines(string, font, maxWidth: frame.width * scale, maxLines: lineLimit)
@@ -147,7 +157,7 @@ struct ScreenPainter {
             case .center: x = frame.midX * scale - width / 2
             case .trailing: x = frame.maxX * scale - width
             }
-            let baseline = Int((top + metrics.ascender + Double(i) * metrics.lineHeight).rounded())
+            let baseline = Int(pixel: (top + metrics.ascender + Double(i) * metrics.lineHeight).rounded())
             text.draw(line, font, x: x.rounded(), baseline: baseline, color: style.color, on: &canvas)
         }
         return widest

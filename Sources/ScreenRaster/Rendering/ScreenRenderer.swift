@@ -9,6 +9,9 @@ import SimulatedUI
 /// views and scroll views clipped to their frame, then the home indicator, then alerts over a dimmed
 /// screen. Text is DejaVu Sans through FreeType (see `FontSet`).
 ///
+/// Bad geometry never traps: NaN or huge frames are clamped, a device scale outside 1...4 is clamped,
+/// and a canvas is at most 10,000 pixels a side.
+///
 /// Element frames map to pixels as `pixelRect(for:on:)` says; filled element backgrounds cover exactly
 /// those pixels, so an outline drawn from a frame in points lines up with the element in the PNG.
 ///

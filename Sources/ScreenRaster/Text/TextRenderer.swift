@@ -96,7 +96,7 @@ struct TextRenderer {
             if !glyph.bitmap.isEmpty {
                 canvas.blend(
                     mask: glyph.bitmap, maskWidth: glyph.width, maskHeight: glyph.height,
-                    x: Int(pen.rounded()) + glyph.left, y: baseline - glyph.top, color: color)
+                    x: Int(pixel: pen.rounded()) + glyph.left, y: baseline - glyph.top, color: color)
             }
             pen += glyph.advance
         }
