@@ -103,6 +103,24 @@ final class PNGCodecTests: XCTestCase {
         }
     }
 
+    func testCorruptedBytesAnywhereGiveAnErrorOrAnImageNeverACrash() throws {
+        let png = try PNGEncoder().encode(sampleCanvas(width: 40, height: 30))
+        var generator = SystemRandomNumberGenerator()
+        var rejected = 0
+        for round in 0..<400 {
+            var damaged = png
+            let position = round < png.count ? round : Int.random(in: 0..<png.count, using: &generator)
+            damaged[position] ^= UInt8.random(in: 1...255, using: &generator)
+            do {
+                let image = try PNGDecoder(maxDimension: 1000, maxPixelCount: 100_000).decode(damaged)
+                XCTAssertEqual(image.pixels.count, image.width * image.height * 4)
+            } catch {
+                rejected += 1
+            }
+        }
+        XCTAssertGreaterThan(rejected, 300, "CRCs catch nearly every flipped byte")
+    }
+
     func testRejectsInsaneDimensionsBeforeDecoding() throws {
         // A valid header claiming 100000×100000 pixels (would be 40 GB decoded), no image data.
         var png = Data(PNGDecoder.signature)
