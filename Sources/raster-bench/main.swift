@@ -2,7 +2,8 @@
 // scripts/bench/raster.sh.
 //
 // Usage: raster-bench [--runs N] [--device NAME] [--rgb-out FILE] [--png-out FILE] [--sweep]
-// Prints `key=value` lines on stdout: width, height, runs, render_ms, encode_ms, total_ms (medians), png_bytes.
+// Prints `key=value` lines on stdout: width, height, runs, render_ms, encode_ms, total_ms (medians), png_bytes,
+// header_ms and decode_ms (validating the PNG by its header, and by decoding it whole).
 // --rgb-out writes the rendered pixels as raw RGB (for Pillow to encode the same pixels);
 // --sweep prints encode time and size for a grid of compression options on stderr.
 import DemoAccessibility
@@ -96,6 +97,14 @@ do {
     print(String(format: "encode_ms=%.2f", median(encode)))
     print(String(format: "total_ms=%.2f", median(total)))
     print("png_bytes=\(png.count)")
+    // What validating an upload costs: the header alone, and a full decode (CRCs, zlib stream, pixels).
+    let decoder = PNGDecoder()
+    var decodedWidth = 0
+    let headerTimes = try (0..<runs).map { _ in try milliseconds { decodedWidth = try decoder.validate(png).width } }
+    let decodeTimes = try (0..<runs).map { _ in try milliseconds { decodedWidth = try decoder.decode(png).width } }
+    precondition(decodedWidth == canvas.width)
+    print(String(format: "header_ms=%.3f", median(headerTimes)))
+    print(String(format: "decode_ms=%.2f", median(decodeTimes)))
     if sweep {
         let filters: [(String, PNGEncoder.Filters)] = [
             ("none", .none), ("sub+up", [.sub, .up]), ("all", .all), ("row:sub/up", .perRowSubUp),
