@@ -281,6 +281,22 @@ final class ScreenRendererTests: XCTestCase {
         XCTAssertEqual(text.lines("a\nb", font, maxWidth: 400, maxLines: 3), ["a", "b"])
     }
 
+    func testASingleLineSlightlyTooWideShrinksInsteadOfTruncating() throws {
+        let cache = try GlyphCache(fonts: FontSet.locate())
+        var painter = ScreenPainter(device: .iPhoneSE3, text: TextRenderer(cache: cache))
+        let style = ScreenPainter.textStyle(for: .headline)
+        let natural = painter.textWidth("$19.99", style)
+        let roomy = painter.drawText("$19.99", style, in: CGRect(x: 0, y: 100, width: natural + 2, height: 22))
+        XCTAssertEqual(roomy.lines, ["$19.99"])
+        let tight = painter.drawText("$19.99", style, in: CGRect(x: 0, y: 200, width: natural * 0.9, height: 22))
+        XCTAssertEqual(tight.lines, ["$19.99"], "shrunk, not truncated")
+        XCTAssertLessThan(tight.pixelSize, roomy.pixelSize)
+        XCTAssertLessThanOrEqual(tight.width, natural * 0.9 * 2)
+        let far = painter.drawText("$19.99", style, in: CGRect(x: 0, y: 300, width: natural * 0.6, height: 22))
+        XCTAssertEqual(far.pixelSize, roomy.pixelSize, "beyond the minimum scale: truncated at full size")
+        XCTAssertTrue(far.lines.first?.hasSuffix("…") == true, "\(far.lines)")
+    }
+
     func testMissingFontNamesTheDebianPackage() {
         XCTAssertThrowsError(try FontSet.locate(environment: ["FAILSCOPE_FONT_DIR": "/nonexistent/fonts"])) { error in
             XCTAssertTrue("\(error)".contains("fonts-dejavu-core"), "\(error)")

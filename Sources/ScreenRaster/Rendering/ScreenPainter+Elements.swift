@@ -141,8 +141,8 @@ extension ScreenPainter {
             caretX = content.minX + Double(count) * step
         } else if !value.isEmpty {
             let style = TextStyle(size: 17, color: disabled ? IOSPalette.disabledLabel : IOSPalette.label)
-            let width = drawText(value, style, in: content, maxLines: 1)
-            caretX = content.minX + width / scale + 1
+            let drawn = drawText(value, style, in: content, maxLines: 1)
+            caretX = content.minX + drawn.width / scale + 1
         } else if let placeholder = field.placeholderValue, !placeholder.isEmpty {
             drawText(placeholder, TextStyle(size: 17, color: IOSPalette.placeholder), in: content, maxLines: 1)
         }
