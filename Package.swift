@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI"]),
         .testTarget(
             name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"],
-            exclude: ["References"]  // reference PNGs, read from the source tree (see ReferenceImages.swift)
+            exclude: ["References", "Fixtures"]  // PNGs read from the source tree by the tests
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel"]),

@@ -385,6 +385,19 @@ final class ScreenRendererTests: XCTestCase {
         try ReferenceImages.assertMatches(render(DemoScreens.settings()), named: "demo-settings-se")
     }
 
+    func testOneRendererServesSeveralThreads() throws {
+        let renderer = try ScreenRendererTests.shared.get()
+        let screens = [
+            SampleScreens.login(), SampleScreens.settings(), SampleScreens.catalog(), SampleScreens.loginAlert(),
+        ]
+        let expected = screens.map { renderer.render($0).pixels }
+        let results = ConcurrentResults(count: 8)
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            results.set(i, renderer.render(screens[i % 4]).pixels == expected[i % 4])
+        }
+        XCTAssertEqual(results.values, Array(repeating: true, count: 8))
+    }
+
     func testRenderedPNGDecodesToTheCanvas() throws {
         let renderer = try ScreenRendererTests.shared.get()
         let screen = SampleScreens.settings()
@@ -463,4 +476,16 @@ final class CorruptSnapshotTests: XCTestCase {
         let huge = renderer.render(ScreenSnapshot(device: device, root: SampleScreens.root(.iPhoneSE3, [])))
         XCTAssertEqual([huge.width, huge.height], [10_000, 10_000])
     }
+}
+
+/// Results written from several threads, one slot each.
+final class ConcurrentResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Bool]
+
+    init(count: Int) { slots = Array(repeating: false, count: count) }
+
+    func set(_ index: Int, _ value: Bool) { lock.withLock { slots[index] = value } }
+
+    var values: [Bool] { lock.withLock { slots } }
 }
