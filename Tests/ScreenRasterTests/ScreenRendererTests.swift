@@ -279,6 +279,16 @@ final class ScreenRendererTests: XCTestCase {
         XCTAssertEqual(two.joined(separator: " "), "Wrong email or password. Check both and try again.")
         XCTAssertEqual(text.lines("Short", font, maxWidth: 400, maxLines: 1), ["Short"])
         XCTAssertEqual(text.lines("a\nb", font, maxWidth: 400, maxLines: 3), ["a", "b"])
+        XCTAssertEqual(text.lines("one two", font, maxWidth: 4000, maxLines: 2), ["one two"])
+        XCTAssertEqual(text.lines("  ", font, maxWidth: 400, maxLines: 2), [""])
+        // A huge label costs what its visible part costs (no quadratic re-measuring).
+        let huge = String(repeating: "Wrong email or password. ", count: 4000)
+        let start = Date()
+        let cut = text.lines(huge, font, maxWidth: 400, maxLines: 3)
+        XCTAssertEqual(cut.count, 3)
+        XCTAssertTrue(cut[2].hasSuffix("…"))
+        XCTAssertLessThan(
+            Date().timeIntervalSince(start), 5, "100,000 characters: milliseconds, where quadratic work took minutes")
     }
 
     func testASingleLineSlightlyTooWideShrinksInsteadOfTruncating() throws {
