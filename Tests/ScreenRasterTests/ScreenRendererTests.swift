@@ -307,6 +307,16 @@ final class ScreenRendererTests: XCTestCase {
         XCTAssertTrue(far.lines.first?.hasSuffix("…") == true, "\(far.lines)")
     }
 
+    func testGlyphCacheStaysBounded() throws {
+        let cache = try GlyphCache(fonts: FontSet.locate())
+        let font = FontSpec(weight: .regular, pixelSize: 12)
+        for value in 0x4E00..<(0x4E00 + GlyphCache.capacity + 100) {
+            _ = cache.glyph(Unicode.Scalar(value)!, font)
+        }
+        XCTAssertLessThanOrEqual(cache.count, GlyphCache.capacity)
+        XCTAssertGreaterThan(cache.glyph("A", font).advance, 0)
+    }
+
     func testMissingFontNamesTheDebianPackage() {
         XCTAssertThrowsError(try FontSet.locate(environment: ["FAILSCOPE_FONT_DIR": "/nonexistent/fonts"])) { error in
             XCTAssertTrue("\(error)".contains("fonts-dejavu-core"), "\(error)")
