@@ -51,7 +51,8 @@ let package = Package(
             dependencies: ["FailscopeClient", "FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"],
             swiftSettings: [.enableExperimentalFeature("SymbolLinkageMarkers")]
         ),
-        .target(name: "FailscopeImport", dependencies: ["FailscopeModel"]),
+        // Streams reports of any size byte by byte: optimized even in debug, like the rasterizer.
+        .target(name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"], swiftSettings: optimizedInDebug),
 
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
@@ -61,6 +62,7 @@ let package = Package(
             name: "FailscopeService",
             dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
         ),
+        .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
 
         .executableTarget(
             name: "failscope",
@@ -77,7 +79,7 @@ let package = Package(
             exclude: ["References", "Fixtures"]  // PNGs read from the source tree by the tests
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
-        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel"]),
+        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),

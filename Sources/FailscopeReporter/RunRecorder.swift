@@ -44,6 +44,7 @@ public final class RunRecorder: @unchecked Sendable {
     private var screenshots = 0
     private var problems: [String] = []
     private var startedAt = Date()
+    private var unfinishedResults = 0
 
     public init(
         configuration: ReporterConfiguration, capture: any ScreenCapture, api: (any IngestAPI)?,
@@ -118,6 +119,11 @@ public final class RunRecorder: @unchecked Sendable {
         }
     }
 
+    /// The failures recorded in `test` so far.
+    public func failures(of test: ActiveTest) -> [Failure] {
+        lock.withLock { test.failures }
+    }
+
     /// The test ended: its result goes to the spool (written in the background; see `ResultWriter`).
     public func testDidFinish(_ test: ActiveTest, status: TestStatus, duration: Double?, skipReason: String? = nil) {
         let result = TestResult(
@@ -128,7 +134,10 @@ public final class RunRecorder: @unchecked Sendable {
                 TrailStep(page: $0.page, action: $0.action, callSite: SourceLocation(file: $0.file, line: $0.line))
             }, artifacts: lock.withLock { test.artifacts })
         writer.append(result)
-        lock.withLock { counts[status, default: 0] += 1 }
+        lock.withLock {
+            counts[status, default: 0] += 1
+            unfinishedResults += 1
+        }
     }
 
     private func writeRunIfNeeded() {
@@ -148,10 +157,14 @@ public final class RunRecorder: @unchecked Sendable {
     // MARK: The end
 
     /// Marks the run finished in the spool, uploads it (blocking, bounded by the uploader's retry
-    /// window) and returns the summary line. Does nothing when no test ran.
+    /// window) and returns the summary line. Does nothing when no test finished since the last call
+    /// (the XCTest bundle end and the process exit may both call it).
     public func finish() -> String? {
-        let (ran, recorded) = lock.withLock { (runWritten, counts) }
-        guard ran else { return nil }
+        let (ran, recorded, fresh) = lock.withLock {
+            defer { unfinishedResults = 0 }
+            return (runWritten, counts, unfinishedResults)
+        }
+        guard ran, fresh > 0 else { return nil }
         for problem in writer.flush() { note(problem) }
         do {
             try spool.markFinished(runID: configuration.runID, at: Date())

@@ -12,7 +12,7 @@ import HTTPServer
 /// /api/v1/artifacts/{sha256}`; reads `GET /api/v1/runs`, `/api/v1/runs/{runId}`,
 /// `/api/v1/results/{resultId}`, `/api/v1/tests/{testId}/history`, `/api/v1/pages`; files
 /// `GET /artifacts/{sha256}.png|.json`; `GET /healthz`, `/metrics`, `/api/v1/openapi.json`; the dashboard
-/// (`Web/`) at `/`. Errors are always `{"error":{"code","message"}}`.
+/// (`Web/`) at `/` with a strict CSP (``DashboardAssets``) and Chart.js at `/vendor/chart.js`. Errors are always `{"error":{"code","message"}}`.
 public struct FailscopeApplication: Sendable {
     public let router: Router
     public let store: FailscopeStore
@@ -45,9 +45,9 @@ public struct FailscopeApplication: Sendable {
         router.get("/artifacts/{sha256}.png", handlers.artifactFile(.screenshot))
         router.get("/artifacts/{sha256}.json", handlers.artifactFile(.elementTree))
 
+        router.get("/vendor/chart.js", DashboardAssets.chartJS())
         if let web = configuration.webDirectory {
-            let files = StaticFiles(
-                root: web.path, extraHeaders: ["X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"])
+            let files = StaticFiles(root: web.path, extraHeaders: DashboardAssets.headers)
             router.get("/{path...}", files.respond)
         } else {
             router.get("/") { _ in

@@ -6,6 +6,7 @@ let commands: [any Command.Type] = [
     MigrateCommand.self,
     GCCommand.self,
     UploadCommand.self,
+    ImportCommand.self,
     VersionCommand.self,
 ]
 

@@ -94,6 +94,53 @@ final class ObserverRunTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: artifacts.path).count, 2, "one PNG, one tree")
     }
 
+    func testTheSwiftTestingTraitRecordsTestsCasesAndIssuesLikeTheObserver() throws {
+        let output = try runProcess(
+            BuildProducts.testBinary, ["--testing-library", "swift-testing", "--filter", "SwiftTestingCatalogTests"],
+            environment: childEnvironment([
+                "FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path, "FAILSCOPE_RUN_ID": "observer-run",
+                "DEMO_FAULTS": "cart-quantity-bug", "FAILSCOPE_DEVICE": "iPhone 15",
+            ]))
+        XCTAssertNotEqual(output.status, 0)
+        XCTAssertTrue(
+            output.standardError.contains("Failscope: 4 results (3 passed, 1 failed, 0 errors, 0 skipped), 1 screenshot(s)"),
+            output.standardError + output.standardOutput)
+        let results = try spooledResults()
+        XCTAssertEqual(
+            Set(results.map { "\($0.name) \($0.arguments ?? "-") \($0.status.rawValue)" }),
+            [
+                "searchFindsLamps() - passed", "openItemShowsItsQuantityPicker(item:) item: 3 passed",
+                "openItemShowsItsQuantityPicker(item:) item: 7 passed", "addToCartConfirmsQuantity() - failed",
+            ])
+        XCTAssertEqual(Set(results.map(\.suite)), ["SwiftTestingCatalogTests"])
+        let failed = try XCTUnwrap(results.first { $0.status == .failed })
+        let failure = try XCTUnwrap(failed.failures.first)
+        XCTAssertEqual(failure.page, "ItemPage")
+        XCTAssertEqual(failure.action, "ItemPage.verifyCartConfirmation(quantity:of:)")
+        let testLine = try line(of: ".verifyCartConfirmation(", in: "SwiftTestingCatalogTests.swift")
+        XCTAssertEqual(failure.callSite?.description, "SwiftTestingCatalogTests.swift:\(testLine)")
+        XCTAssertEqual(failure.location?.line, testLine)
+        XCTAssertEqual(failed.artifacts.map(\.kind), [.screenshot, .elementTree])
+    }
+
+    func testProcessesOfOneInvocationShareOneRunAsWithParallelTesting() throws {
+        // `swift test --parallel` runs one process per test, all children of one parent: here a shell.
+        let binary = BuildProducts.testBinary.path
+        let output = try runProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "'\(binary)' DemoUITests.LoginTests & '\(binary)' DemoUITests.ItemTests & wait"],
+            environment: childEnvironment(["FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path]))
+        XCTAssertEqual(output.status, 0, output.standardError)
+        let runs = try FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("spool").path)
+        XCTAssertEqual(runs.count, 1, "one run for both processes: \(runs)")
+        let folder = scratch.appendingPathComponent("spool/\(runs[0])/results")
+        let results = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).flatMap {
+            try WireCoding.decoder().decode(ResultBatch.self, from: Data(contentsOf: $0)).results
+        }
+        XCTAssertEqual(Set(results.map(\.suite)), ["LoginTests", "ItemTests"])
+        XCTAssertEqual(results.count, 8)
+    }
+
     func testADownServiceLosesNothingAndALaterUploadDeliversEverythingOnce() throws {
         // A port nobody listens on: a service started and stopped.
         let gone = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("gone"))

@@ -1,0 +1,501 @@
+"""Browser tests of the Failscope dashboard: headless Chromium against a live, seeded service.
+
+Run by scripts/browser-tests.sh, which starts `failscope serve`, seeds it with the sample UI suite
+through the reporter, and sets FAILSCOPE_TEST_URL, FAILSCOPE_TEST_TOKEN and FAILSCOPE_TEST_OUTPUT.
+This file seeds the API-posted runs (hostile strings, a large run), then runs every test and
+prints `N passed, M failed`; exit status 1 when any test failed.
+"""
+import json
+import os
+import re
+import sys
+import time
+import traceback
+import urllib.request
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+import seed
+from browser import alert_text, chromium, next_frames, save_full_page, wait_for_view, wait_until
+
+BASE = os.environ['FAILSCOPE_TEST_URL'].rstrip('/')
+TOKEN = os.environ['FAILSCOPE_TEST_TOKEN']
+OUTPUT = os.environ.get('FAILSCOPE_TEST_OUTPUT', 'test-output/browser')
+MAIN_RUN = os.environ.get('FAILSCOPE_TEST_MAIN_RUN', 'browser-main')
+SECOND_RUN = os.environ.get('FAILSCOPE_TEST_SECOND_RUN', 'browser-feature')
+LARGE_RUN = 'large-1500'
+LARGE_COUNT = 1500
+
+TESTS = []
+
+
+def test(function):
+    TESTS.append(function)
+    return function
+
+
+class Context:
+    def __init__(self, driver, api):
+        self.driver = driver
+        self.api = api
+        self.allowed_console = []  # regexes of console errors a test expects (a 404 it asked for)
+        self.console_errors = []
+
+    def open(self, hash_route, view):
+        self.driver.get(BASE + '/' + hash_route)
+        return wait_for_view(self.driver, view)
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def shot(self, name):
+        os.makedirs(OUTPUT, exist_ok=True)
+        save_full_page(self.driver, os.path.join(OUTPUT, name))
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def equal(actual, expected, what):
+    if actual != expected:
+        raise AssertionError('%s: expected %r, got %r' % (what, expected, actual))
+
+
+def near(actual, expected, tolerance, what):
+    if abs(actual - expected) > tolerance:
+        raise AssertionError('%s: expected %.2f ± %.2f, got %.2f' % (what, expected, tolerance, actual))
+
+
+def run_results(detail):
+    """(result, page, callSite) of a run detail in API order."""
+    for group in detail['pages']:
+        for site in group['callSites']:
+            for result in site['results']:
+                yield result, group.get('page'), site.get('callSite')
+
+
+def location(loc):
+    return '%s:%d' % (loc['file'].split('/')[-1], loc['line']) if loc else None
+
+
+# MARK: Runs
+
+
+@test
+def runs_view_lists_every_run_with_counts_and_a_trend_chart(ctx):
+    runs = ctx.api.get('/api/v1/runs?limit=50')['runs']
+    ctx.open('#/runs', 'runs')
+    rows = ctx.driver.find_elements(By.CSS_SELECTOR, 'tr.run-row')
+    equal([r.get_attribute('data-run-id') for r in rows], [r['run']['id'] for r in runs], 'run rows, newest first')
+    main = next(r for r in runs if r['run']['id'] == MAIN_RUN)
+    row = ctx.driver.find_element(By.CSS_SELECTOR, 'tr.run-row[data-run-id="%s"]' % MAIN_RUN)
+    text = row.text
+    check('main' in text, 'branch shown in %r' % text)
+    check(main['run']['commit'][:8] in text, 'short commit shown in %r' % text)
+    check('iPhone 15' in text, 'device shown')
+    check('%d failed' % main['counts']['failed'] in text, 'failed count shown in %r' % text)
+    second = ctx.driver.find_element(By.CSS_SELECTOR, 'tr.run-row[data-run-id="%s"]' % SECOND_RUN).text
+    check('iPhone SE' in second and 'feature/login' in second, 'second run device and branch: %r' % second)
+    wait_until(lambda: ctx.js("return document.querySelector('.chart-box').dataset.chart") == 'drawn',
+               message='the pass-rate chart to be drawn by Chart.js')
+    ctx.shot('01-runs.png')
+
+    # Filters are in the URL and go to the API.
+    ctx.open('#/runs?branch=feature%2Flogin', 'runs')
+    rows = ctx.driver.find_elements(By.CSS_SELECTOR, 'tr.run-row')
+    equal([r.get_attribute('data-run-id') for r in rows], [SECOND_RUN], 'runs on branch feature/login')
+    ctx.open('#/runs?project=nothing-here', 'runs')
+    check(ctx.js("return !!document.querySelector('[data-state=empty]')"), 'empty state for a filter without runs')
+
+
+# MARK: Run
+
+
+@test
+def runs_to_run_shows_failures_grouped_by_page_then_call_site(ctx):
+    detail = ctx.api.get('/api/v1/runs/' + MAIN_RUN)
+    failing = [(r, p, c) for r, p, c in run_results(detail) if r['status'] in ('failed', 'error')]
+    check(failing, 'the seeded suite run has failures')
+    ctx.open('#/runs', 'runs')
+    ctx.driver.find_element(By.CSS_SELECTOR, 'tr.run-row[data-run-id="%s"] a.run-link' % MAIN_RUN).click()
+    wait_for_view(ctx.driver, 'run')
+    equal(ctx.js('return location.hash'), '#/runs/' + MAIN_RUN, 'URL of the run view')
+
+    cards = ctx.driver.find_elements(By.CSS_SELECTOR, '.failure-card')
+    equal(sorted(int(c.get_attribute('data-result-id')) for c in cards), sorted(r['id'] for r, _, _ in failing),
+          'one card per failing result')
+    # Page groups in the API's order (most failing first), each card under its page and call site.
+    expected_pages = []
+    for _, page, _ in failing:
+        if (page or '(no page)') not in expected_pages:
+            expected_pages.append(page or '(no page)')
+    groups = ctx.js("return [...document.querySelectorAll('.page-group')].map(g => g.dataset.page)")
+    equal(groups, expected_pages, 'page groups')
+    for result, page, call_site in failing:
+        where = ctx.js("""
+            const card = document.querySelector('.failure-card[data-result-id="' + arguments[0] + '"]');
+            return {page: card.closest('.page-group').dataset.page,
+                    site: card.closest('.callsite-group').querySelector('.callsite').textContent,
+                    name: card.querySelector('.test-name').textContent,
+                    message: (card.querySelector('.message') || {}).textContent || null,
+                    thumb: (card.querySelector('.thumb img') || {}).src || null};""", result['id'])
+        equal(where['page'], page or '(no page)', 'page of result %d' % result['id'])
+        equal(where['site'], location(call_site), 'call site of result %d' % result['id'])
+        equal(where['name'], result['name'], 'test name of result %d' % result['id'])
+        equal(where['message'], result.get('message'), 'message of result %d' % result['id'])
+        if result.get('screenshot'):
+            equal(where['thumb'], BASE + '/artifacts/%s.png' % result['screenshot'], 'thumbnail of %d' % result['id'])
+    # The action (LoginPage.tapLogin()) arrives for the visible cards.
+    wait_until(lambda: ctx.js("return [...document.querySelectorAll('.failure-card .action')]"
+                              ".some(a => /^[A-Za-z]+Page\\.[A-Za-z]+\\(/.test(a.textContent))"),
+               message='an action like CatalogPage.verifyShown() on a card')
+
+    # Passed tests are collapsed; the chip opens them; search narrows.
+    passed = [r for r, _, _ in run_results(detail) if r['status'] == 'passed']
+    check(not ctx.js("return document.querySelector('details[data-status=passed]').open"), 'passed collapsed')
+    ctx.shot('02-run.png')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.chip-passed').click()
+    equal(ctx.js("return document.querySelectorAll('details[data-status=passed] tbody tr').length"), len(passed),
+          'passed rows after the Passed filter')
+    equal(ctx.js('return location.hash'), '#/runs/%s?status=passed' % MAIN_RUN, 'filter in the URL')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.chips .chip:first-child').click()
+    search = ctx.driver.find_element(By.CSS_SELECTOR, 'input.search')
+    search.send_keys('LoginPage')
+    wait_until(lambda: 'q=LoginPage' in ctx.js('return location.hash'), message='search in the URL')
+    names = ctx.js("return [...document.querySelectorAll('.failure-card')].map(c => c.dataset.resultId)")
+    expected = [str(r['id']) for r, p, _ in failing if p == 'LoginPage' or 'LoginPage' in (r.get('message') or '')]
+    equal(sorted(names), sorted(expected), 'cards matching "LoginPage"')
+    # Reloading the filtered URL restores the same view.
+    ctx.driver.refresh()
+    wait_for_view(ctx.driver, 'run')
+    equal(ctx.js("return document.querySelector('input.search').value"), 'LoginPage', 'search restored from URL')
+
+
+@test
+def large_run_renders_pages_of_results(ctx):
+    detail = ctx.api.get('/api/v1/runs/' + LARGE_RUN)
+    failing = [r for r, _, _ in run_results(detail) if r['status'] in ('failed', 'error')]
+    passed = [r for r, _, _ in run_results(detail) if r['status'] == 'passed']
+    started = time.monotonic()
+    ctx.open('#/runs/' + LARGE_RUN, 'run')
+    elapsed = time.monotonic() - started
+    print('    large run (%d results) rendered in %.0f ms' % (LARGE_COUNT, elapsed * 1000))
+    cards = ctx.js("return document.querySelectorAll('.failure-card').length")
+    equal(cards, min(60, len(failing)), 'failure cards on the first page')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.failures .more-row button').click()
+    equal(ctx.js("return document.querySelectorAll('.failure-card').length"), min(120, len(failing)), 'after Show more')
+    ctx.driver.find_element(By.CSS_SELECTOR, 'details[data-status=passed] > summary').click()
+    wait_until(lambda: ctx.js("return document.querySelectorAll('details[data-status=passed] tbody tr').length") == 200,
+               message='the first page of 200 passed rows after opening the section')
+    check(len(passed) > 200, 'enough passed results to page')
+
+
+@test
+def missing_run_shows_an_error_state(ctx):
+    ctx.allowed_console.append(re.compile(r'/api/v1/runs/no-such-run .*404'))
+    state = ctx.open('#/runs/no-such-run', 'run')
+    equal(state, 'error', 'view state')
+    text = ctx.driver.find_element(By.ID, 'view').text
+    check('Not found' in text and 'The run does not exist.' in text, 'error text: %r' % text)
+
+
+# MARK: Failure
+
+
+def failure_with_frame(ctx, run_id):
+    """The detail of a failing result of `run_id` with a screenshot and an element frame, or None."""
+    for result, _, _ in run_results(ctx.api.get('/api/v1/runs/' + run_id)):
+        if result['status'] not in ('failed', 'error'):
+            continue
+        detail = ctx.api.get('/api/v1/results/%d' % result['id'])
+        if detail.get('elementFrame') and any(a['kind'] == 'screenshot' for a in detail['artifacts']):
+            return detail
+    return None
+
+
+def element_tree(ctx, detail):
+    link = next((a for a in detail['artifacts'] if a['kind'] == 'element_tree'), None)
+    return ctx.api.get(link['url']) if link else None
+
+
+def check_screenshot_and_outline(ctx, detail, device):
+    """The screenshot's natural width is the device's pixel width; the outline sits on the frame."""
+    wait_until(lambda: ctx.js("const i = document.getElementById('screenshot'); return i && i.complete && i.naturalWidth > 0"),
+               message='the screenshot to load')
+    natural = ctx.js("return document.getElementById('screenshot').naturalWidth")
+    equal(natural, round(device['width'] * device['scale']), 'screenshot natural width (device pixels)')
+    boxes = ctx.js("""
+        const r = (e) => { const b = e.getBoundingClientRect(); return {x: b.left, y: b.top, w: b.width, h: b.height}; };
+        const img = document.getElementById('screenshot');
+        return {img: r(img), clientWidth: img.clientWidth, outline: r(document.querySelector('.outline-target'))};""")
+    frame = detail['elementFrame']
+    points_per_css = boxes['clientWidth'] / device['width']  # displayed CSS px per point = scale × displayed/natural
+    check(boxes['clientWidth'] < natural, 'the screenshot is displayed scaled down (%r)' % boxes['clientWidth'])
+    near(boxes['outline']['x'] - boxes['img']['x'], frame['x'] * points_per_css, 1.0, 'outline left')
+    near(boxes['outline']['y'] - boxes['img']['y'], frame['y'] * points_per_css, 1.0, 'outline top')
+    near(boxes['outline']['w'], frame['width'] * points_per_css, 1.0, 'outline width')
+    near(boxes['outline']['h'], frame['height'] * points_per_css, 1.0, 'outline height')
+    return points_per_css
+
+
+@test
+def run_to_failure_shows_the_screenshot_with_the_failing_element_outlined(ctx):
+    detail = failure_with_frame(ctx, MAIN_RUN)
+    check(detail is not None, 'the seeded suite run has a failure with an element frame and a screenshot')
+    tree = element_tree(ctx, detail)
+    check(tree is not None, 'the failure has an element tree')
+    ctx.open('#/runs/' + MAIN_RUN, 'run')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.failure-card[data-result-id="%d"] a.test-name' % detail['result']['id']).click()
+    wait_for_view(ctx.driver, 'result')
+    equal(ctx.js('return location.hash'), '#/results/%d' % detail['result']['id'], 'URL of the failure view')
+    scale = check_screenshot_and_outline(ctx, detail, tree['device'])
+
+    failure = detail['failures'][0]
+    text = ctx.driver.find_element(By.CSS_SELECTOR, '.failure-summary').text
+    check(failure['message'] in text, 'message shown')
+    check(location(failure['location']) in text and location(failure['callSite']) in text, 'location and call site')
+    check(failure['action'] in text, 'action %r shown' % failure['action'])
+
+    # The element tree: every element listed, the failing one marked; search by identifier.
+    def count(element):
+        return 1 + sum(count(child) for child in element.get('children', []))
+    equal(ctx.js("return document.querySelectorAll('.tree-node').length"), count(tree['root']), 'tree nodes')
+    check(ctx.js("return !!document.querySelector('.tree-node.is-target')"), 'failing element marked in the tree')
+    identified = []
+    def collect(element):
+        if element.get('identifier'):
+            identified.append(element)
+        for child in element.get('children', []):
+            collect(child)
+    collect(tree['root'])
+    probe = identified[len(identified) // 2]
+    search = ctx.driver.find_element(By.CSS_SELECTOR, 'input.tree-search')
+    search.send_keys(probe['identifier'])
+    wait_until(lambda: ctx.js("return document.querySelectorAll('.tree-node.is-match').length") > 0, message='a match')
+    matches = ctx.js("return [...document.querySelectorAll('.tree-node.is-match')].map(n => n.dataset.identifier)")
+    check(probe['identifier'] in matches, 'search finds %r in %r' % (probe['identifier'], matches))
+    # Hovering a node outlines its element on the screenshot.
+    node = ctx.driver.find_element(By.CSS_SELECTOR, '.tree-node.is-match[data-identifier="%s"]' % probe['identifier'])
+    ActionChains(ctx.driver).move_to_element(node).perform()
+    wait_until(lambda: not ctx.js("return document.querySelector('.outline-hover').hidden"), message='hover outline')
+    hover = ctx.js("""
+        const img = document.getElementById('screenshot').getBoundingClientRect();
+        const b = document.querySelector('.outline-hover').getBoundingClientRect();
+        return {x: b.left - img.left, y: b.top - img.top, w: b.width, h: b.height};""")
+    (x, y), (w, hgt) = probe['frame'] if isinstance(probe['frame'], list) else ((probe['frame']['x'], probe['frame']['y']), (probe['frame']['width'], probe['frame']['height']))
+    near(hover['x'], x * scale, 1.0, 'hover outline left')
+    near(hover['y'], y * scale, 1.0, 'hover outline top')
+    near(hover['w'], w * scale, 1.0, 'hover outline width')
+    near(hover['h'], hgt * scale, 1.0, 'hover outline height')
+    search.clear()
+    search.send_keys(Keys.ESCAPE)
+    ActionChains(ctx.driver).move_to_element(ctx.driver.find_element(By.CSS_SELECTOR, '.failure-summary')).perform()
+
+    # The page trail, in order, with the failing step marked.
+    steps = ctx.js("return [...document.querySelectorAll('.trail-step')].map(s => s.querySelector('.trail-page').textContent)")
+    equal(steps, [step['page'] for step in detail['trail']], 'page trail')
+    check(ctx.js("return !!document.querySelector('.trail-step.is-failing')"), 'failing step marked')
+    if detail.get('lastPassingScreenshot'):
+        wait_until(lambda: ctx.js("const i = document.querySelector('.last-passing img'); return i && i.complete && i.naturalWidth > 0"),
+                   message='the last passing screenshot to load')
+    ctx.shot('03-failure.png')
+
+
+@test
+def failure_outline_follows_the_device_scale_on_a_2x_device(ctx):
+    detail = failure_with_frame(ctx, SECOND_RUN)
+    check(detail is not None, 'the iPhone SE run has a failure with an element frame')
+    tree = element_tree(ctx, detail)
+    equal(tree['device']['scale'], 2, 'iPhone SE scale')
+    ctx.open('#/results/%d' % detail['result']['id'], 'result')
+    check_screenshot_and_outline(ctx, detail, tree['device'])
+    ctx.shot('04-failure-2x.png')
+
+
+@test
+def hostile_failure_view_renders_text_literally(ctx):
+    run = ctx.api.get('/api/v1/runs/hostile-run')
+    result = next(r for r, _, _ in run_results(run) if r['status'] == 'failed')
+    ctx.open('#/results/%d' % result['id'], 'result')
+    equal(ctx.js("return document.querySelector('.view-title h1').textContent"), seed.HOSTILE_NAME, 'title as text')
+    check(seed.HOSTILE_MESSAGE in ctx.js("return document.querySelector('.failure-summary .message').textContent"), 'message')
+    trail = ctx.js("return document.querySelector('.trail-page').textContent")
+    equal(trail, seed.HOSTILE_PAGE, 'trail page as text')
+    # No element tree: the scale comes from the device's known size (393 pt), the PNG is 393 px wide.
+    detail = ctx.api.get('/api/v1/results/%d' % result['id'])
+    check_screenshot_and_outline(ctx, detail, {'width': 393, 'scale': 1})
+    ctx.driver.find_element(By.CSS_SELECTOR, 'details.output > summary').click()
+    check('<script>alert(4)</script>' in ctx.driver.find_element(By.CSS_SELECTOR, 'details.output pre').text, 'output as text')
+    ctx.shot('09-hostile-failure.png')
+    assert_nothing_ran(ctx)
+
+
+# MARK: Test history and pages
+
+
+@test
+def failure_to_test_history_shows_timeline_durations_and_failure_pages(ctx):
+    detail = failure_with_frame(ctx, MAIN_RUN)
+    history = ctx.api.get('/api/v1/tests/%s/history' % detail['result']['testId'])
+    entries = history['entries']
+    check(len(entries) >= 2, 'the test ran in both suite runs')
+    ctx.open('#/results/%d' % detail['result']['id'], 'result')
+    ctx.driver.find_element(By.LINK_TEXT, 'Test history').click()
+    wait_for_view(ctx.driver, 'test')
+    equal(ctx.js('return location.hash'), '#/tests/' + detail['result']['testId'], 'URL of the history view')
+    equal(ctx.js("return document.querySelector('.view-title h1').textContent"), detail['result']['name'], 'title')
+    equal(ctx.js("return [...document.querySelectorAll('.timeline .tick')].map(t => t.dataset.status)"),
+          [e['result']['status'] for e in reversed(entries)], 'status timeline, oldest first')
+    equal(ctx.js("return [...document.querySelectorAll('.history-row')].map(r => +r.dataset.resultId)"),
+          [e['result']['id'] for e in entries], 'history rows, newest first')
+    failing_pages = sorted({e['result'].get('page') or '(no page)' for e in entries if e['result']['status'] in ('failed', 'error')})
+    equal(sorted(ctx.js("return [...document.querySelectorAll('.failure-page-row')].map(r => r.dataset.page)")), failing_pages,
+          'pages where the test failed')
+    wait_until(lambda: ctx.js("return [...document.querySelectorAll('.chart-box')].every(b => b.dataset.chart === 'drawn')"),
+               message='the durations chart')
+    ctx.shot('05-test-history.png')
+
+
+@test
+def pages_view_lists_the_pages_of_the_seeded_runs_ranked_by_failures(ctx):
+    listed = ctx.api.get('/api/v1/pages')['pages']
+    expected = set()
+    for run in ctx.api.get('/api/v1/runs?limit=200')['runs']:
+        for group in ctx.api.get('/api/v1/runs/' + run['run']['id'])['pages']:
+            if group.get('page'):
+                expected.add(group['page'])
+    equal({p['page'] for p in listed}, expected, 'pages the API reports (sanity)')
+    ctx.open('#/pages', 'pages')
+    rows = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => r.dataset.page)")
+    equal(set(rows), expected, 'pages listed')
+    for page in ('LoginPage', 'CatalogPage', 'ItemPage', 'SettingsPage', seed.HOSTILE_PAGE):
+        check(page in rows, '%s listed' % page)
+    by_name = {p['page']: p for p in listed}
+    failures = [by_name[r]['failureCount'] for r in rows]
+    equal(failures, sorted(failures, reverse=True), 'ranked by failures')
+    paths = ctx.api.get('/api/v1/openapi.json')['paths']
+    if '/api/v1/flaky' not in paths:
+        check(ctx.js("return !!document.querySelector('[data-flaky=unavailable]')"), '"no data yet" for flaky tests')
+    ctx.shot('06-pages.png')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.page-row[data-page="LoginPage"] a.page-link').click()
+    wait_for_view(ctx.driver, 'page')
+    equal(ctx.js('return location.hash').split('?')[0], '#/pages/LoginPage', 'URL of the page view')
+    text = ctx.driver.find_element(By.ID, 'view').text
+    check('Flaky tests on this page' in text, 'flaky section')
+    if '/api/v1/flaky' not in paths:
+        check('No data yet' in text, '"No data yet" state on the page view: %r' % text)
+    ctx.shot('07-page.png')
+
+
+# MARK: Safety
+
+
+@test
+def hostile_strings_render_literally_and_run_nothing(ctx):
+    ctx.open('#/runs', 'runs')
+    row = ctx.driver.find_element(By.CSS_SELECTOR, 'tr.run-row[data-run-id="hostile-run"]')
+    check(seed.HOSTILE_BRANCH in row.text, 'hostile branch literal in %r' % row.text)
+    check(not ctx.js("return !!document.querySelector('a[href^=\"javascript\"]')"), 'no javascript: link')
+    ctx.open('#/runs/hostile-run?status=failed', 'run')
+    card = ctx.driver.find_element(By.CSS_SELECTOR, '.failure-card')
+    equal(card.find_element(By.CSS_SELECTOR, '.test-name').text, seed.HOSTILE_NAME, 'test name as text')
+    equal(card.find_element(By.CSS_SELECTOR, '.message').get_attribute('textContent'), seed.HOSTILE_MESSAGE,
+          'message as text')
+    equal(ctx.js("return document.querySelector('.page-group .page-name').textContent"), seed.HOSTILE_PAGE,
+          'page as text')
+    ctx.shot('08-hostile-run.png')
+    assert_nothing_ran(ctx)
+
+
+def assert_nothing_ran(ctx):
+    equal(alert_text(ctx.driver), None, 'alert dialog')
+    equal(ctx.js('return window.__alerts || []'), [], 'alert() calls')
+    equal(ctx.js("return document.querySelectorAll('img[src=\"x\"], img[src=\"y\"], svg[onload], i').length"
+                 " + [...document.querySelectorAll('b')].filter(b => b.textContent === 'bold').length"), 0,
+          'elements made from test-controlled text')
+    scripts = ctx.js("return [...document.scripts].map(s => s.src)")
+    check(all(s.startswith(BASE + '/') for s in scripts), 'only same-origin scripts: %r' % scripts)
+
+
+@test
+def dashboard_is_served_with_a_strict_content_security_policy(ctx):
+    with urllib.request.urlopen(BASE + '/') as response:
+        policy = response.headers.get('Content-Security-Policy') or ''
+    check("script-src 'self'" in policy and 'unsafe-inline' not in policy, 'CSP: %r' % policy)
+    web = os.path.join(os.path.dirname(__file__), '..', '..', 'Web')
+    for folder, _, files in os.walk(web):
+        for name in files:
+            if not name.endswith(('.js', '.html')):
+                continue
+            text = open(os.path.join(folder, name), encoding='utf-8').read()
+            for forbidden in ('innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', ' style="', 'eval('):
+                check(forbidden not in text, '%s uses %s' % (name, forbidden))
+
+
+# MARK: Runner
+
+
+def seed_api_runs(api):
+    seed.seed_hostile_run(api)
+    png = seed.small_png()
+    sha = api.put_png(png)
+    seed.seed_large_run(api, LARGE_RUN, LARGE_COUNT, screenshot=(sha, len(png), 393, 852))
+
+
+def console_errors(ctx):
+    errors = []
+    for entry in ctx.driver.get_log('browser'):
+        if entry.get('level') != 'SEVERE':
+            continue
+        message = entry.get('message', '')
+        if any(pattern.search(message) for pattern in ctx.allowed_console):
+            continue
+        errors.append(message)
+    return errors
+
+
+def main():
+    api = seed.API(BASE, TOKEN)
+    seed_api_runs(api)
+    only = set(sys.argv[1:])
+    driver = chromium()
+    # Any alert() the page manages to call is recorded instead of blocking (and then reported).
+    driver.execute_cdp_cmd('Page.addScriptToEvaluateOnNewDocument', {'source':
+        'window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));'})
+    ctx = Context(driver, api)
+    passed = failed = 0
+    try:
+        for function in TESTS:
+            if only and function.__name__ not in only:
+                continue
+            ctx.allowed_console = []
+            started = time.monotonic()
+            try:
+                function(ctx)
+                errors = console_errors(ctx)
+                check(not errors, 'browser console errors:\n      ' + '\n      '.join(errors))
+                passed += 1
+                print('PASS %s (%.1f s)' % (function.__name__, time.monotonic() - started))
+            except Exception as error:
+                failed += 1
+                print('FAIL %s (%.1f s): %s' % (function.__name__, time.monotonic() - started, error))
+                if not isinstance(error, AssertionError):
+                    traceback.print_exc()
+                try:
+                    os.makedirs(OUTPUT, exist_ok=True)
+                    driver.save_screenshot(os.path.join(OUTPUT, 'FAILED-%s.png' % function.__name__))
+                except Exception:
+                    pass
+                alert_text(driver)
+    finally:
+        driver.quit()
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed or not passed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

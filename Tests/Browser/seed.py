@@ -1,0 +1,141 @@
+"""Seeds a Failscope service through its ingest API (stdlib only): hostile strings and large runs.
+
+Used by the browser tests (scripts/browser-tests.sh) and the dashboard benchmark
+(scripts/bench/dashboard.sh). Every call raises on a non-2xx answer.
+"""
+import datetime
+import hashlib
+import io
+import json
+import random
+import urllib.error
+import urllib.request
+
+HOSTILE_NAME = '<img src=x onerror=alert(1)>'
+HOSTILE_MESSAGE = 'expected "ok" but got </script><script>alert(1)</script> & <b>bold</b>'
+HOSTILE_PAGE = '<svg onload=alert(1)>Page'
+HOSTILE_BRANCH = '"><img src=y onerror=alert(2)>'
+
+
+class API:
+    def __init__(self, base, token):
+        self.base = base.rstrip('/')
+        self.token = token
+
+    def call(self, method, path, body=None, content_type='application/json'):
+        data = None
+        headers = {'Authorization': 'Bearer ' + self.token}
+        if body is not None:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            headers['Content-Type'] = content_type
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                text = response.read()
+                return json.loads(text) if text else None
+        except urllib.error.HTTPError as error:
+            raise RuntimeError('%s %s: %s %s' % (method, path, error.code, error.read().decode(errors='replace')))
+
+    def get(self, path):
+        request = urllib.request.Request(self.base + path, headers={'Accept': 'application/json'})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.loads(response.read())
+
+    def put_run(self, run):
+        return self.call('PUT', '/api/v1/runs/' + run['id'], run)
+
+    def post_results(self, run_id, results):
+        for result in results:
+            for key in ('failures', 'trail', 'artifacts'):
+                result.setdefault(key, [])
+        return self.call('POST', '/api/v1/runs/' + run_id + '/results', {'results': results})
+
+    def finish(self, run_id, finished_at):
+        return self.call('POST', '/api/v1/runs/' + run_id + '/finish', {'finishedAt': finished_at})
+
+    def put_png(self, png):
+        sha = hashlib.sha256(png).hexdigest()
+        self.call('PUT', '/api/v1/artifacts/' + sha, png, content_type='image/png')
+        return sha
+
+
+def iso(moment):
+    return moment.astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (moment.microsecond // 1000)
+
+
+def small_png(width=393, height=852, color=(240, 240, 245)):
+    """A plain PNG (Pillow); used as the hostile run's screenshot."""
+    from PIL import Image, ImageDraw
+    image = Image.new('RGB', (width, height), color)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle([16, 300, width - 16, 350], outline=(200, 30, 60), width=3)
+    buffer = io.BytesIO()
+    image.save(buffer, 'PNG')
+    return buffer.getvalue()
+
+
+def seed_hostile_run(api, run_id='hostile-run'):
+    """A run whose test name, message, page and branch are HTML/script payloads. Returns the run id."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    api.put_run({'id': run_id, 'project': 'demo', 'branch': HOSTILE_BRANCH, 'commit': 'deadbeefcafe',
+                 'device': 'iPhone 15', 'osVersion': 'iOS 17.5 (simulated)', 'source': 'junit',
+                 'ciProvider': 'evil', 'ciBuildURL': 'javascript:alert(3)',
+                 'startedAt': iso(now - datetime.timedelta(minutes=1))})
+    png = small_png()
+    sha = api.put_png(png)
+    api.post_results(run_id, [
+        {'suite': 'XSSTests', 'name': HOSTILE_NAME, 'attempt': 1, 'status': 'failed', 'duration': 1.5,
+         'startedAt': iso(now - datetime.timedelta(seconds=50)),
+         'failures': [{'message': HOSTILE_MESSAGE, 'page': HOSTILE_PAGE, 'action': 'tap(<i>x</i>)',
+                       'location': {'file': '/src/<script>.swift', 'line': 7},
+                       'callSite': {'file': '/src/XSSTests.swift', 'line': 12},
+                       'elementFrame': {'x': 5, 'y': 100, 'width': 120, 'height': 40}, 'isError': False}],
+         'trail': [{'page': HOSTILE_PAGE, 'action': 'tap(<i>x</i>)', 'callSite': {'file': '/src/XSSTests.swift', 'line': 12}}],
+         'artifacts': [{'sha256': sha, 'kind': 'screenshot', 'byteCount': len(png), 'width': 393, 'height': 852}],
+         'systemOut': '<script>alert(4)</script>'},
+        {'suite': 'XSSTests', 'name': 'testPlain', 'attempt': 1, 'status': 'passed', 'duration': 0.25,
+         'startedAt': iso(now - datetime.timedelta(seconds=40))},
+    ])
+    api.finish(run_id, iso(now))
+    return run_id
+
+
+PAGES = ['LoginPage', 'CatalogPage', 'ItemPage', 'SettingsPage', 'CartPage', 'CheckoutPage', 'ProfilePage',
+         'SearchPage', 'OrdersPage', 'MessagePage']
+
+
+def seed_large_run(api, run_id, count, failing_fraction=0.04, seed=7, screenshot=None, batch=1000):
+    """A run with `count` results over 10 pages and 20 suites, a few percent failing; failures reference
+    `screenshot` (sha256, bytes, width, height) when given. Returns the run id."""
+    rng = random.Random(seed)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    api.put_run({'id': run_id, 'project': 'large', 'branch': 'main', 'commit': '%040x' % rng.getrandbits(160),
+                 'device': 'iPhone 15', 'osVersion': 'iOS 17.5 (simulated)', 'source': 'junit',
+                 'startedAt': iso(now - datetime.timedelta(minutes=30))})
+    results = []
+    for index in range(count):
+        page = PAGES[index % len(PAGES)]
+        suite = 'Suite%02d' % (index % 20)
+        roll = rng.random()
+        status = 'failed' if roll < failing_fraction else 'error' if roll < failing_fraction * 1.25 else \
+            'skipped' if roll < failing_fraction * 1.25 + 0.02 else 'passed'
+        call_site = {'file': '/ci/Tests/UITests/%sTests.swift' % suite, 'line': 10 + (index % 37)}
+        result = {'suite': suite, 'name': 'test%s%05d' % (page.replace('Page', ''), index), 'attempt': 1,
+                  'status': status, 'duration': round(rng.uniform(0.2, 9.0), 3),
+                  'trail': [{'page': page, 'action': 'verifyShown()', 'callSite': call_site}]}
+        if status in ('failed', 'error'):
+            result['failures'] = [{'message': '%s: timed out after 5 s waiting until Button matching \'%s.submit\' is hittable'
+                                   % (page, page.lower()), 'page': page, 'action': page + '.tapSubmit()',
+                                   'callSite': call_site, 'location': call_site, 'isError': status == 'error',
+                                   'elementFrame': {'x': 16, 'y': 300, 'width': 361, 'height': 50}}]
+            if screenshot:
+                sha, size, width, height = screenshot
+                result['artifacts'] = [{'sha256': sha, 'kind': 'screenshot', 'byteCount': size, 'width': width,
+                                        'height': height}]
+        if status == 'skipped':
+            result['skipReason'] = 'not on this device'
+        results.append(result)
+    for start in range(0, count, batch):
+        api.post_results(run_id, results[start:start + batch])
+    api.finish(run_id, iso(now))
+    return run_id

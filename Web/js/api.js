@@ -1,0 +1,93 @@
+// The read API client: JSON only, errors as APIError with the service's {"error":{"code","message"}}.
+
+const TOKEN_KEY = 'failscope.readToken';
+
+export class APIError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.name = 'APIError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function readToken() {
+  try { return localStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
+}
+
+export function setReadToken(token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token); else localStorage.removeItem(TOKEN_KEY);
+  } catch { /* storage disabled: the token lasts for this page only */ }
+}
+
+/** GET `path` (absolute, same origin) and decode JSON; throws APIError or the fetch's AbortError. */
+export async function getJSON(path, { signal } = {}) {
+  const headers = { Accept: 'application/json' };
+  const token = readToken();
+  if (token) headers.Authorization = 'Bearer ' + token;
+  let response;
+  try {
+    response = await fetch(path, { headers, signal, credentials: 'same-origin' });
+  } catch (error) {
+    if (error.name === 'AbortError') throw error;
+    throw new APIError(0, 'network', 'The service did not answer (' + error.message + ').');
+  }
+  if (!response.ok) {
+    let code = 'http_' + response.status;
+    let message = response.status + ' ' + response.statusText;
+    try {
+      const body = await response.json();
+      if (body && body.error) { code = body.error.code || code; message = body.error.message || message; }
+    } catch { /* not JSON */ }
+    throw new APIError(response.status, code, message);
+  }
+  return response.json();
+}
+
+/** GET a JSON artifact (`/artifacts/<sha>.json`); null when it is missing or not JSON. */
+export async function getArtifactJSON(url, { signal } = {}) {
+  try {
+    const response = await fetch(url, { signal });
+    if (!response.ok) return null;
+    return await response.json();
+  } catch (error) {
+    if (error.name === 'AbortError') throw error;
+    return null;
+  }
+}
+
+let capabilities = null;
+
+/**
+ * The API paths this server implements, from its OpenAPI document (fetched once). Views ask before
+ * calling endpoints that are still being added (the flaky-tests API), so an old server gives a
+ * "no data yet" state instead of a 404 in the console.
+ */
+export function apiPaths() {
+  if (!capabilities) {
+    capabilities = getJSON('/api/v1/openapi.json')
+      .then((doc) => new Set(Object.keys((doc && doc.paths) || {})))
+      .catch(() => new Set());
+  }
+  return capabilities;
+}
+
+export const api = {
+  runs: (query, options) => getJSON('/api/v1/runs' + queryString(query), options),
+  run: (id, options) => getJSON('/api/v1/runs/' + encodeURIComponent(id), options),
+  result: (id, options) => getJSON('/api/v1/results/' + encodeURIComponent(id), options),
+  history: (testId, query, options) =>
+    getJSON('/api/v1/tests/' + encodeURIComponent(testId) + '/history' + queryString(query), options),
+  pages: (query, options) => getJSON('/api/v1/pages' + queryString(query), options),
+  flaky: (query, options) => getJSON('/api/v1/flaky' + queryString(query), options),
+};
+
+export function queryString(query) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query || {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? '?' + text : '';
+}

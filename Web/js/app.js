@@ -1,0 +1,87 @@
+// Failscope dashboard: hash routes, one view module each. Views read only the JSON API.
+//   #/runs?project=&branch=&status=   runs, newest first, with the pass-rate trend
+//   #/runs/{runId}?status=&q=          one run: failures by page, then call site
+//   #/results/{resultId}               one result: screenshot, outlined element, element tree, trail
+//   #/tests/{testId}                   a test's history
+//   #/pages?days=  #/pages/{page}      pages ranked by failures and flaky tests; a page's flaky tests
+import { replaceChildren } from './dom.js';
+import { errorState, loadingState } from './ui.js';
+import { renderRuns } from './views/runs.js';
+import { renderRun } from './views/run.js';
+import { renderResult } from './views/result.js';
+import { renderTest } from './views/test.js';
+import { renderPages, renderPage } from './views/pages.js';
+
+const ROUTES = [
+  [/^\/?$/, 'runs', renderRuns],
+  [/^\/runs\/?$/, 'runs', renderRuns],
+  [/^\/runs\/([^/]+)\/?$/, 'run', renderRun],
+  [/^\/results\/([^/]+)\/?$/, 'result', renderResult],
+  [/^\/tests\/([^/]+)\/?$/, 'test', renderTest],
+  [/^\/pages\/?$/, 'pages', renderPages],
+  [/^\/pages\/([^/]+)\/?$/, 'page', renderPage],
+];
+
+const root = document.getElementById('view');
+let current = null;
+
+function parseHash() {
+  const hash = location.hash.replace(/^#/, '') || '/runs';
+  const [path, queryText] = hash.split('?');
+  return { path, query: new URLSearchParams(queryText || '') };
+}
+
+async function show() {
+  if (current) current.abort();
+  const controller = new AbortController();
+  current = controller;
+  const { path, query } = parseHash();
+  let match = null;
+  let entry = null;
+  for (const candidate of ROUTES) {
+    match = candidate[0].exec(path);
+    if (match) { entry = candidate; break; }
+  }
+  const [, name, render] = entry || [null, 'notfound', null];
+  document.body.dataset.view = name;
+  for (const link of document.querySelectorAll('[data-nav]')) {
+    const active = link.dataset.nav === name || (link.dataset.nav === 'runs' && ['run', 'result', 'test'].includes(name))
+      || (link.dataset.nav === 'pages' && name === 'page');
+    link.classList.toggle('active', active);
+    if (active) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
+  }
+  root.dataset.state = 'loading';
+  root.dataset.view = name;
+  replaceChildren(root, loadingState('…'));
+  const context = {
+    root,
+    params: match ? match.slice(1).map((part) => decodeURIComponent(part)) : [],
+    query,
+    signal: controller.signal,
+    /** Rewrites the URL's query without re-rendering (filters a view applies itself). */
+    replaceQuery(next) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(next)) if (value) params.set(key, value);
+      const text = params.toString();
+      history.replaceState(null, '', '#' + path + (text ? '?' + text : ''));
+    },
+  };
+  try {
+    if (!render) throw Object.assign(new Error('There is no view at ' + path + '.'), { status: 404 });
+    await render(context);
+    if (controller.signal.aborted) return;
+    root.dataset.state = 'ready';
+    performance.mark('failscope:rendered', { detail: { view: name } });
+  } catch (error) {
+    if (controller.signal.aborted || error.name === 'AbortError') return;
+    replaceChildren(root, errorState(error, show));
+    root.dataset.state = 'error';
+    performance.mark('failscope:rendered', { detail: { view: name, error: true } });
+  }
+}
+
+window.addEventListener('hashchange', () => {
+  show();
+  window.scrollTo(0, 0);
+});
+show();

@@ -1,0 +1,180 @@
+// Pages: page objects ranked by failures and by flaky tests; a page opens its flaky tests.
+// The flaky numbers come from the flaky-tests API (issue 7); until the server has it, the view
+// says "no data yet" instead of guessing. Fields are read tolerantly so the view lights up when
+// the API lands: pages[].flakyTestCount / flakyFailureCount / devices, GET /api/v1/flaky?page=.
+import { h, replaceChildren, route, seg } from '../dom.js';
+import { api, apiPaths } from '../api.js';
+import { count, dateTime, fileLine, percent, relative, shortCommit } from '../format.js';
+import { emptyState, heading, section } from '../ui.js';
+
+const DAYS = [7, 14, 30, 90];
+
+const first = (object, ...keys) => {
+  for (const key of keys) if (object && object[key] !== undefined && object[key] !== null) return object[key];
+  return null;
+};
+
+/** Reads one page summary, with the flaky fields when the server sends them. */
+function pageFacts(p) {
+  return {
+    page: p.page ?? '(no page)',
+    results: first(p, 'resultCount'),
+    failures: first(p, 'failureCount') ?? 0,
+    failingTests: first(p, 'failingTestCount'),
+    lastFailureAt: first(p, 'lastFailureAt', 'lastSeenAt', 'lastSeen'),
+    flakyTests: first(p, 'flakyTestCount', 'flakyTests'),
+    flakyFailures: first(p, 'flakyFailureCount', 'flakyFailures', 'score'),
+    devices: deviceBreakdown(first(p, 'devices', 'deviceBreakdown')),
+  };
+}
+
+/** `[{device, count}]` from an array of objects or a `{device: count}` map. */
+function deviceBreakdown(value) {
+  if (!value) return [];
+  if (Array.isArray(value)) {
+    return value.map((d) => ({ device: first(d, 'device', 'name') ?? 'unknown', count: first(d, 'flakyFailureCount', 'failureCount', 'count') ?? 0 }));
+  }
+  return Object.entries(value).map(([device, n]) => ({ device, count: typeof n === 'number' ? n : first(n, 'flakyFailureCount', 'count') ?? 0 }));
+}
+
+export async function renderPages({ root, query, signal }) {
+  const filters = { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || '14' };
+  const sort = query.get('sort') === 'flaky' ? 'flaky' : 'failures';
+  const [list, paths] = await Promise.all([api.pages(filters, { signal }), apiPaths()]);
+  const pages = (list.pages || []).map(pageFacts);
+  const hasFlaky = pages.some((p) => p.flakyTests !== null) || paths.has('/api/v1/flaky');
+
+  const apply = (next) => { location.hash = route('/pages', { ...filters, sort, ...next }); };
+  const controls = h('form', { class: 'toolbar', on: { submit: (event) => {
+    event.preventDefault();
+    const data = new FormData(event.target);
+    apply({ project: data.get('project'), branch: data.get('branch') });
+  } } },
+    h('label', { class: 'field' }, h('span', { text: 'Project' }), h('input', { name: 'project', value: filters.project, placeholder: 'all projects' })),
+    h('label', { class: 'field' }, h('span', { text: 'Branch' }), h('input', { name: 'branch', value: filters.branch, placeholder: 'all branches' })),
+    h('button', { type: 'submit', class: 'button primary', text: 'Apply' }),
+    h('div', { class: 'segmented', role: 'group', attrs: { 'aria-label': 'Window' } }, DAYS.map((d) =>
+      h('a', { class: ['segment', String(d) === filters.days && 'active'], href: route('/pages', { ...filters, sort, days: d }), text: d + ' days' }))),
+    h('div', { class: 'segmented', role: 'group', attrs: { 'aria-label': 'Rank by' } },
+      h('a', { class: ['segment', sort === 'failures' && 'active'], href: route('/pages', { ...filters, sort: 'failures' }), text: 'By failures' }),
+      h('a', { class: ['segment', sort === 'flaky' && 'active'], href: route('/pages', { ...filters, sort: 'flaky' }), text: 'By flaky tests' })));
+
+  const nodes = [heading([], 'Pages', h('span', { class: 'muted', text: 'page objects where tests fail, since ' + dateTime(list.since) })), controls];
+  if (!hasFlaky) {
+    nodes.push(h('div', { class: 'notice', dataset: { flaky: 'unavailable' } },
+      h('b', { text: 'Flaky tests: no data yet. ' }),
+      'This server does not report flaky tests yet (GET /api/v1/flaky). Pages are ranked by failures; flaky columns fill in when it does.'));
+  }
+  if (!pages.length) {
+    nodes.push(emptyState('No pages in this window', 'No results with a page object ran in the last ' + filters.days + ' days' +
+      (filters.project || filters.branch ? ' for these filters' : '') + '.'));
+    replaceChildren(root, nodes);
+    return;
+  }
+  const ranked = pages.slice().sort(sort === 'flaky' && hasFlaky
+    ? (a, b) => (b.flakyFailures ?? 0) - (a.flakyFailures ?? 0) || (b.flakyTests ?? 0) - (a.flakyTests ?? 0) || b.failures - a.failures
+    : (a, b) => b.failures - a.failures || (b.flakyTests ?? 0) - (a.flakyTests ?? 0) || a.page.localeCompare(b.page));
+  const maxFailures = Math.max(1, ...pages.map((p) => p.failures));
+  const maxFlaky = Math.max(1, ...pages.map((p) => p.flakyFailures ?? 0));
+  const totals = pages.reduce((t, p) => ({ failures: t.failures + p.failures, results: t.results + (p.results || 0), flaky: t.flaky + (p.flakyTests || 0) }), { failures: 0, results: 0, flaky: 0 });
+  nodes.push(h('div', { class: 'stat-strip' },
+    stat('Pages', count(pages.length)),
+    stat('Pages with failures', count(pages.filter((p) => p.failures > 0).length), null),
+    stat('Failing results', count(totals.failures), totals.failures ? 'poor' : 'good'),
+    stat('Results', count(totals.results)),
+    stat('Flaky tests', hasFlaky ? count(totals.flaky) : 'no data yet', hasFlaky && totals.flaky ? 'poor' : null)));
+
+  const table = h('table', { class: 'table pages-table' },
+    h('thead', {}, h('tr', {}, ['#', 'Page', 'Failures', 'Failing tests', 'Results', 'Failure rate', 'Flaky tests', 'Flaky failures', 'Devices', 'Last failure']
+      .map((t) => h('th', { text: t, scope: 'col' })))),
+    h('tbody', {}, ranked.map((p, index) => h('tr', { class: 'page-row', dataset: { page: p.page } },
+      h('td', { class: 'muted num', text: String(index + 1) }),
+      h('td', {}, h('a', { class: 'page-link mono', href: route('/pages/' + seg(p.page), filters.project || filters.branch ? { project: filters.project, branch: filters.branch, days: filters.days } : { days: filters.days }), text: p.page })),
+      h('td', {}, h('div', { class: 'bar-cell' }, meter(p.failures, maxFailures, 'failed'), h('span', { class: 'num', text: count(p.failures) }))),
+      h('td', { class: 'num', text: p.failingTests === null ? '—' : count(p.failingTests) }),
+      h('td', { class: 'num', text: p.results === null ? '—' : count(p.results) }),
+      h('td', { class: 'num', text: p.results ? percent(p.failures / p.results) : '—' }),
+      h('td', { class: 'num' }, p.flakyTests === null ? h('span', { class: 'muted small', text: 'no data yet' }) : count(p.flakyTests)),
+      h('td', {}, p.flakyFailures === null ? h('span', { class: 'muted small', text: '—' })
+        : h('div', { class: 'bar-cell' }, meter(p.flakyFailures, maxFlaky, 'flaky'), h('span', { class: 'num', text: count(p.flakyFailures) }))),
+      h('td', { class: 'small' }, p.devices.length ? p.devices.map((d) => h('span', { class: 'device-chip', text: d.device + ' ' + count(d.count) })) : h('span', { class: 'muted', text: '—' })),
+      h('td', { title: p.lastFailureAt ? dateTime(p.lastFailureAt) : '', text: p.lastFailureAt ? relative(p.lastFailureAt) : '—' })))));
+  nodes.push(section('Ranked ' + (sort === 'flaky' && hasFlaky ? 'by flaky failures' : 'by failures'), h('span', { class: 'muted small', text: 'open a page for its flaky tests' }),
+    h('div', { class: 'table-scroll' }, table)));
+  replaceChildren(root, nodes);
+}
+
+function meter(value, max, tone) {
+  const bar = h('span', { class: ['meter', 'meter-' + tone] }, h('span'));
+  bar.firstChild.style.width = (100 * value / max) + '%';
+  return bar;
+}
+
+function stat(label, value, tone) {
+  return h('div', { class: 'stat' }, h('div', { class: ['stat-value', tone], text: value }), h('div', { class: 'stat-label', text: label }));
+}
+
+export async function renderPage({ root, params: [page], query, signal }) {
+  const filters = { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || '14' };
+  const [list, paths] = await Promise.all([api.pages(filters, { signal }), apiPaths()]);
+  const facts = (list.pages || []).map(pageFacts).find((p) => p.page === page) || null;
+  const nodes = [heading([['Pages', route('/pages', filters)]], page, h('span', { class: 'muted', text: 'last ' + filters.days + ' days' }))];
+  if (facts) {
+    nodes.push(h('div', { class: 'stat-strip' },
+      stat('Failing results', count(facts.failures), facts.failures ? 'poor' : 'good'),
+      stat('Failing tests', facts.failingTests === null ? '—' : count(facts.failingTests)),
+      stat('Results', facts.results === null ? '—' : count(facts.results)),
+      stat('Flaky tests', facts.flakyTests === null ? 'no data yet' : count(facts.flakyTests), facts.flakyTests ? 'poor' : null),
+      stat('Last failure', facts.lastFailureAt ? relative(facts.lastFailureAt) : '—')));
+  } else {
+    nodes.push(h('div', { class: 'notice', text: 'No results on this page in the last ' + filters.days + ' days.' }));
+  }
+  if (!paths.has('/api/v1/flaky')) {
+    nodes.push(section('Flaky tests on this page', null, h('div', { dataset: { flaky: 'unavailable' } },
+      emptyState('No data yet', 'This server does not report flaky tests yet (GET /api/v1/flaky). They appear here when it does.'))));
+    replaceChildren(root, nodes);
+    return;
+  }
+  const flaky = await api.flaky({ page, ...filters }, { signal });
+  const flakyTests = first(flaky, 'flaky', 'tests', 'flakyTests') || [];
+  const broken = first(flaky, 'broken', 'brokenTests') || [];
+  nodes.push(section('Flaky tests on this page', h('span', { class: 'muted small', text: count(flakyTests.length) + ' tests' }),
+    flakyTests.length ? testTable(flakyTests, true) : emptyState('No flaky tests on this page', 'No test both passed and failed here in this window.')));
+  nodes.push(section('Broken tests', h('span', { class: 'muted small', text: 'failing every recent result: kept apart from flaky' }),
+    broken.length ? testTable(broken, false) : h('p', { class: 'muted', text: 'None.' })));
+  replaceChildren(root, nodes);
+}
+
+/** Flaky or broken tests as the flaky API lists them (fields read tolerantly; see the file comment). */
+function testTable(tests, isFlaky) {
+  return h('div', { class: 'table-scroll' }, h('table', { class: 'table flaky-table' },
+    h('thead', {}, h('tr', {}, (isFlaky ? ['Test', 'Flip rate', 'Passed', 'Failed', 'Contradicting commits', 'Failed at', 'First / last flaky', 'Newest failure']
+      : ['Test', 'Failed', 'Failed at', 'Newest failure']).map((t) => h('th', { text: t, scope: 'col' })))),
+    h('tbody', {}, tests.map((t) => {
+      const test = t.test || t;
+      const testId = first(test, 'id', 'testId') || first(t, 'testId');
+      const name = first(test, 'name') || '(unnamed)';
+      const newest = first(t, 'newestFailure', 'latestFailure');
+      const resultId = first(newest, 'resultId', 'id') ?? first(t, 'newestFailureResultId');
+      const screenshot = first(newest, 'screenshotURL', 'screenshotUrl', 'url') || (first(newest, 'screenshot') ? '/artifacts/' + first(newest, 'screenshot') + '.png' : null);
+      const sites = (first(t, 'callSites') || []).map((s) => (typeof s === 'string' ? s : fileLine(s.callSite || s)));
+      const commits = first(t, 'contradictingCommits') || [];
+      const flip = first(t, 'flipRate');
+      const nameCell = h('td', {}, testId ? h('a', { href: route('/tests/' + seg(testId)), text: name }) : name,
+        h('div', { class: 'muted small', text: first(test, 'suite') || '' }));
+      const newestCell = h('td', {}, resultId !== null
+        ? h('a', { href: route('/results/' + seg(resultId)), class: 'newest-failure' },
+          screenshot ? h('img', { src: screenshot, alt: 'newest failure', loading: 'lazy', class: 'mini-thumb' }) : null, 'open')
+        : '—');
+      const sitesCell = h('td', { class: 'mono small', text: sites.join(', ') || '—' });
+      if (!isFlaky) return h('tr', { class: 'broken-row' }, nameCell, h('td', { class: 'num', text: count(first(t, 'failCount', 'failureCount')) }), sitesCell, newestCell);
+      return h('tr', { class: 'flaky-row', dataset: { testId: testId || '' } }, nameCell,
+        h('td', { class: 'num', text: flip === null ? '—' : percent(flip) }),
+        h('td', { class: 'num', text: count(first(t, 'passCount')) }),
+        h('td', { class: 'num', text: count(first(t, 'failCount')) }),
+        h('td', { class: 'mono small', text: commits.map((c) => shortCommit(typeof c === 'string' ? c : c.commit)).join(', ') || '—' }),
+        sitesCell,
+        h('td', { class: 'small', text: relative(first(t, 'firstFlakyAt', 'firstFlakyFailureAt')) + ' / ' + relative(first(t, 'lastFlakyAt', 'lastFlakyFailureAt')) }),
+        newestCell);
+    }))));
+}

@@ -1,0 +1,254 @@
+// One result: the failure screenshot with the failing element outlined from its recorded frame, the
+// element tree beside it (search; hovering a node outlines its element), failure location and call
+// site, the page trail, and the last passing screenshot of the same page when there is one.
+import { h, replaceChildren, route, seg, debounce } from '../dom.js';
+import { api, getArtifactJSON } from '../api.js';
+import { STATUS_LABEL, dateTime, duration, fileLine, qualifiedAction, shortCommit, testTitle } from '../format.js';
+import { emptyState, fact, heading, section, statusBadge } from '../ui.js';
+
+/** Screen sizes in points of the simulated devices, for screenshots whose element tree is missing. */
+const KNOWN_DEVICES = {
+  'iPhone SE (3rd generation)': { width: 375, height: 667 },
+  'iPhone 15': { width: 393, height: 852 },
+  'iPhone 15 Pro Max': { width: 430, height: 932 },
+  'iPad (10th generation)': { width: 820, height: 1180 },
+};
+
+export async function renderResult({ root, params: [resultId], signal }) {
+  const detail = await api.result(resultId, { signal });
+  const { result, run: runSummary } = detail;
+  const run = runSummary.run;
+  const screenshot = (detail.artifacts || []).find((a) => a.kind === 'screenshot');
+  const treeArtifact = (detail.artifacts || []).find((a) => a.kind === 'element_tree' && a.available);
+  const tree = treeArtifact ? await getArtifactJSON(treeArtifact.url, { signal }) : null;
+  const failures = detail.failures || [];
+  const first = failures[0] || null;
+
+  const header = heading(
+    [['Runs', route('/runs', { project: run.project })],
+      [run.project + (run.branch ? ' · ' + run.branch : '') + ' · ' + shortCommit(run.commit), route('/runs/' + seg(run.id))]],
+    testTitle(result), statusBadge(result.status),
+    result.attempt > 1 ? h('span', { class: 'badge subtle', text: 'attempt ' + result.attempt }) : null);
+  const meta = h('div', { class: 'result-meta' },
+    h('span', { class: 'suite', text: result.suite }),
+    h('span', { text: result.device || run.device || 'unknown device' }),
+    h('span', { text: duration(result.duration) }),
+    h('span', { title: result.startedAt || '', text: dateTime(result.startedAt || run.startedAt) }),
+    h('a', { href: route('/tests/' + seg(result.testId)), class: 'button small', text: 'Test history' }),
+    h('a', { href: route('/runs/' + seg(run.id)), class: 'button small subtle', text: 'Back to run' }));
+
+  const nodes = [header, meta];
+  if (failures.length) nodes.push(failureSummary(failures));
+  else if (result.status === 'skipped') nodes.push(section('Skipped', null, h('p', { text: detail.skipReason || 'No reason given.' })));
+  else nodes.push(section(STATUS_LABEL[result.status] || result.status, null,
+    h('p', { class: 'muted', text: 'This result has no failures; screenshots are only captured when a test fails.' })));
+
+  const device = deviceOf(tree, result.device || run.device, screenshot);
+  const frame = detail.elementFrame || (first && first.elementFrame) || null;
+  const inspector = h('div', { class: 'inspector' });
+  if (screenshot && screenshot.available) {
+    const stage = screenStage(screenshot, device, frame);
+    inspector.appendChild(section('Screen at the failure', null, stage.element, stage.legend));
+    inspector.appendChild(treePanel(tree, stage, frame));
+    if (detail.lastPassingScreenshot) {
+      inspector.classList.add('has-passing');
+      inspector.appendChild(lastPassing(detail.lastPassingScreenshot, first ? first.page : result.page));
+    }
+  } else if (screenshot) {
+    inspector.appendChild(emptyState('Screenshot not uploaded yet', 'The result references a screenshot the service has not received.'));
+  } else if (failures.length) {
+    inspector.appendChild(emptyState('No screenshot', 'No screen was captured for this failure (imported results have none).'));
+  }
+  if (inspector.childNodes.length) nodes.push(inspector);
+  nodes.push(trailSection(detail.trail || [], first));
+  if (detail.systemOut || detail.systemErr) {
+    nodes.push(section('Output', null,
+      detail.systemOut ? h('details', { class: 'output' }, h('summary', { text: 'Standard output' }), h('pre', { text: detail.systemOut })) : null,
+      detail.systemErr ? h('details', { class: 'output' }, h('summary', { text: 'Standard error' }), h('pre', { text: detail.systemErr })) : null));
+  }
+  replaceChildren(root, nodes);
+}
+
+function failureSummary(failures) {
+  return h('section', { class: 'card failure-summary' }, failures.map((failure, index) => h('div', { class: 'failure-item' },
+    failures.length > 1 ? h('div', { class: 'muted small', text: 'Failure ' + (index + 1) + ' of ' + failures.length + (index === 0 ? ' (first: the screenshot was taken here)' : '') }) : null,
+    h('pre', { class: ['message', 'message-full', failure.isError && 'is-error'], text: failure.message }),
+    h('dl', { class: 'facts' },
+      fact('Failure location', failure.location
+        ? h('code', { class: 'location', title: failure.location.file + ':' + failure.location.line, text: fileLine(failure.location) }) : '—'),
+      fact('Call site', failure.callSite
+        ? h('code', { class: 'callsite', title: failure.callSite.file + ':' + failure.callSite.line, text: fileLine(failure.callSite) }) : '—'),
+      fact('Page', failure.page ? h('a', { href: route('/pages/' + seg(failure.page)), class: 'mono', text: failure.page }) : '—'),
+      wide(fact('Action', failure.action ? h('code', { class: 'action', text: qualifiedAction(failure.page, failure.action) }) : '—')),
+      fact('Kind', failure.isError ? 'error (thrown)' : 'assertion failure')))));
+}
+
+function wide(element) {
+  element.classList.add('wide');
+  return element;
+}
+
+/** Device size in points: from the element tree, else the known simulated devices, else scale 3. */
+function deviceOf(tree, name, screenshot) {
+  if (tree && tree.device && tree.device.width > 0) {
+    return { name: tree.device.name, width: tree.device.width, height: tree.device.height, scale: tree.device.scale, source: 'tree' };
+  }
+  const known = KNOWN_DEVICES[name];
+  if (known) return { name, ...known, scale: screenshot && screenshot.width ? screenshot.width / known.width : 3, source: 'name' };
+  const scale = 3;
+  const width = screenshot && screenshot.width ? screenshot.width / scale : 393;
+  const height = screenshot && screenshot.height ? screenshot.height / scale : 852;
+  return { name: name || 'unknown', width, height, scale, source: 'assumed' };
+}
+
+/** Normalizes a frame: Foundation's CGRect `[[x, y], [w, h]]`, `{origin, size}` or `{x, y, width, height}`. */
+export function rectOf(frame) {
+  if (!frame) return null;
+  if (Array.isArray(frame)) return { x: frame[0][0], y: frame[0][1], width: frame[1][0], height: frame[1][1] };
+  if (frame.origin) return { x: frame.origin.x, y: frame.origin.y, width: frame.size.width, height: frame.size.height };
+  return { x: frame.x, y: frame.y, width: frame.width, height: frame.height };
+}
+
+/**
+ * The screenshot with outline boxes placed in percent of the device's point size, so they stay on
+ * the element at any displayed size: pixels = points × scale, and scale = natural width / points.
+ */
+function screenStage(artifact, device, frame) {
+  const image = h('img', { id: 'screenshot', src: artifact.url, alt: 'Screen at the failure', decoding: 'async',
+    width: artifact.width || undefined, height: artifact.height || undefined });
+  const stage = h('div', { class: 'stage', dataset: { deviceWidth: String(device.width), deviceHeight: String(device.height) } }, image);
+  const place = (box, rect) => {
+    box.style.left = (100 * rect.x / device.width) + '%';
+    box.style.top = (100 * rect.y / device.height) + '%';
+    box.style.width = (100 * rect.width / device.width) + '%';
+    box.style.height = (100 * rect.height / device.height) + '%';
+  };
+  let target = null;
+  if (frame) {
+    target = h('div', { class: 'outline outline-target', title: 'The element the failing action targeted' });
+    place(target, frame);
+    stage.appendChild(target);
+  }
+  const hover = h('div', { class: 'outline outline-hover', hidden: true });
+  stage.appendChild(hover);
+  const legend = h('p', { class: 'muted small legend' },
+    device.name + ' · ' + device.width + '×' + device.height + ' pt @' + round(device.scale) + 'x' + (device.source === 'assumed' ? ' (scale assumed)' : ''),
+    frame ? [' · ', h('span', { class: 'legend-target' }), ' failing element {' + [frame.x, frame.y, frame.width, frame.height].map(round).join(', ') + '} pt'] : ' · no element frame recorded');
+  image.addEventListener('load', () => {
+    stage.dataset.naturalWidth = String(image.naturalWidth);
+    stage.dataset.scale = String(image.naturalWidth / device.width);
+    stage.dataset.loaded = 'true';
+  });
+  image.addEventListener('error', () => { stage.dataset.loaded = 'error'; stage.classList.add('broken'); });
+  return {
+    element: h('div', { class: 'stage-wrap' }, stage),
+    legend,
+    showHover(rect) {
+      if (!rect) { hover.hidden = true; return; }
+      place(hover, rect);
+      hover.hidden = false;
+    },
+    target,
+  };
+}
+
+const round = (n) => Math.round(n * 100) / 100;
+
+/** The element tree: search by identifier, label or type; hovering (or focusing) a node outlines it. */
+function treePanel(tree, stage, frame) {
+  if (!tree || !tree.root) {
+    return section('Element tree', null, emptyState('No element tree', 'The reporter did not upload an element tree for this failure.'));
+  }
+  const rows = [];
+  const walk = (element, depth, parent) => {
+    const rect = rectOf(element.frame);
+    const isTarget = frame && rect && ['x', 'y', 'width', 'height'].every((k) => Math.abs(rect[k] - frame[k]) < 0.5);
+    const row = { element, depth, rect, parent, isTarget, text: [element.elementType, element.identifier, element.label, element.value, element.placeholderValue].filter(Boolean).join(' ').toLowerCase() };
+    rows.push(row);
+    for (const child of element.children || []) walk(child, depth + 1, row);
+  };
+  walk(tree.root, 0, null);
+
+  const list = h('ul', { class: 'tree', role: 'tree' });
+  for (const row of rows) {
+    const e = row.element;
+    const item = h('li', { class: ['tree-node', row.isTarget && 'is-target', e.isHittable === false && 'not-hittable'], role: 'treeitem', tabIndex: 0,
+      dataset: { identifier: e.identifier || '', type: e.elementType || '' },
+      title: row.rect ? 'frame {' + [row.rect.x, row.rect.y, row.rect.width, row.rect.height].map(round).join(', ') + '} pt' : '' },
+      h('span', { class: 'node-type', text: typeName(e.elementType) }),
+      e.identifier ? h('span', { class: 'node-id', text: e.identifier }) : null,
+      e.label ? h('span', { class: 'node-label', text: '“' + e.label + '”' }) : null,
+      e.value ? h('span', { class: 'node-value', text: '= ' + e.value }) : null,
+      e.isEnabled === false ? h('span', { class: 'node-flag', text: 'disabled' }) : null,
+      e.hasFocus ? h('span', { class: 'node-flag', text: 'focused' }) : null,
+      row.isTarget ? h('span', { class: 'badge status-failed', text: 'failing element' }) : null);
+    item.style.paddingLeft = (8 + row.depth * 14) + 'px';
+    const show = () => stage.showHover(row.rect);
+    const hide = () => stage.showHover(null);
+    item.addEventListener('mouseenter', show);
+    item.addEventListener('focus', show);
+    item.addEventListener('mouseleave', hide);
+    item.addEventListener('blur', hide);
+    row.item = item;
+    list.appendChild(item);
+  }
+  const info = h('span', { class: 'muted small', text: rows.length + ' elements' });
+  const search = h('input', { type: 'search', class: 'search tree-search', placeholder: 'Identifier, label or type…', attrs: { 'aria-label': 'Search the element tree' } });
+  const filter = () => {
+    const terms = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const keep = new Set();
+    let matches = 0;
+    for (const row of rows) {
+      const match = terms.length > 0 && terms.every((t) => row.text.includes(t));
+      row.item.classList.toggle('is-match', match);
+      if (match || !terms.length) {
+        matches += match ? 1 : 0;
+        for (let r = row; r && !keep.has(r); r = r.parent) keep.add(r);
+      }
+    }
+    for (const row of rows) row.item.hidden = !keep.has(row);
+    info.textContent = terms.length ? matches + ' of ' + rows.length + ' elements match' : rows.length + ' elements';
+  };
+  search.addEventListener('input', debounce(filter, 80));
+  search.addEventListener('search', filter);
+  search.addEventListener('keydown', (event) => { if (event.key === 'Escape') { search.value = ''; filter(); } });
+  return h('section', { class: 'card tree-panel' },
+    h('div', { class: 'card-head' }, h('h2', { text: 'Element tree' }), info),
+    search, h('div', { class: 'tree-scroll' }, list));
+}
+
+function typeName(type) {
+  if (!type) return 'Element';
+  return type.charAt(0).toUpperCase() + type.slice(1);
+}
+
+function lastPassing(passing, page) {
+  return h('section', { class: 'card last-passing' },
+    h('div', { class: 'card-head' }, h('h2', { text: 'Last passing' + (page ? ' on ' + page : '') }),
+      h('a', { href: route('/results/' + seg(passing.resultId)), class: 'small', text: 'open that result' })),
+    h('a', { href: route('/results/' + seg(passing.resultId)), class: 'passing-shot' },
+      h('img', { src: passing.artifact.url, alt: 'Last passing screenshot of the same page', loading: 'lazy', decoding: 'async',
+        width: passing.artifact.width || undefined, height: passing.artifact.height || undefined })),
+    h('p', { class: 'muted small', text: 'From run ' + passing.runId }));
+}
+
+function trailSection(trail, failure) {
+  if (!trail.length) return section('Page trail', null, h('p', { class: 'muted', text: 'No page objects were recorded for this test.' }));
+  // The failing step: the last step whose call site and action match the first failure's.
+  let failing = -1;
+  if (failure) {
+    for (let i = trail.length - 1; i >= 0; i--) {
+      const step = trail[i];
+      const sameSite = failure.callSite && step.callSite && step.callSite.line === failure.callSite.line && step.callSite.file === failure.callSite.file;
+      const sameAction = !failure.action || qualifiedAction(step.page, step.action) === qualifiedAction(failure.page, failure.action);
+      if (sameSite && sameAction) { failing = i; break; }
+    }
+    if (failing < 0) failing = trail.length - 1;
+  }
+  return section('Page trail', h('span', { class: 'muted small', text: trail.length + ' steps, in order' }),
+    h('ol', { class: 'trail' }, trail.map((step, index) => h('li', { class: ['trail-step', index === failing && 'is-failing', !step.action && 'is-enter'] },
+      h('span', { class: 'trail-page', text: step.page }),
+      step.action ? h('code', { class: 'trail-action', text: step.action }) : h('span', { class: 'muted small', text: 'entered' }),
+      step.callSite ? h('code', { class: 'trail-site', title: step.callSite.file + ':' + step.callSite.line, text: fileLine(step.callSite) }) : null,
+      index === failing ? h('span', { class: 'badge status-failed', text: 'failed here' }) : null))));
+}

@@ -1,0 +1,287 @@
+// One run: summary, failures grouped by page then call site (with test, action, message and a
+// screenshot thumbnail), the other results collapsed; status filter and free-text search in the URL.
+// Large runs stay smooth: failure cards and collapsed rows are rendered a page at a time.
+import { h, replaceChildren, route, seg, safeHref, debounce } from '../dom.js';
+import { api } from '../api.js';
+import { STATUS_LABEL, count, dateTime, duration, isFailing, fileLine, passRate, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
+import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
+
+const FAILURE_PAGE = 60;
+const ROW_PAGE = 200;
+const NO_PAGE = '(no page)';
+
+const FILTERS = [
+  ['', 'All', () => true],
+  ['failing', 'Failing', (s) => s === 'failed' || s === 'error'],
+  ['failed', 'Failed', (s) => s === 'failed'],
+  ['error', 'Error', (s) => s === 'error'],
+  ['passed', 'Passed', (s) => s === 'passed'],
+  ['skipped', 'Skipped', (s) => s === 'skipped'],
+  ['expected_failure', 'Expected failure', (s) => s === 'expected_failure'],
+];
+
+export async function renderRun({ root, params: [runId], query, signal, replaceQuery }) {
+  const detail = await api.run(runId, { signal });
+  const { run, status, counts } = detail.summary;
+
+  // Flatten once; each entry keeps its page and call site, and a lazily built search text.
+  const entries = [];
+  for (const group of detail.pages) {
+    for (const site of group.callSites) {
+      for (const result of site.results) entries.push({ result, page: group.page, callSite: site.callSite, text: null });
+    }
+  }
+  const state = { status: query.get('status') || '', q: query.get('q') || '', failureBudget: FAILURE_PAGE };
+  if (!FILTERS.some(([key]) => key === state.status)) state.status = '';
+
+  const ci = run.ciBuildURL && safeHref(run.ciBuildURL);
+  const header = heading([['Runs', route('/runs', { project: run.project })]],
+    run.project + (run.branch ? ' · ' + run.branch : ''), statusBadge(status));
+  const summary = h('section', { class: 'card run-summary' },
+    h('dl', { class: 'facts' },
+      fact('Run', h('span', { class: 'mono', text: run.id })),
+      fact('Branch', run.branch ? h('span', { class: 'branch', text: run.branch }) : '—'),
+      fact('Commit', h('span', { class: 'mono', title: run.commit || '', text: shortCommit(run.commit) })),
+      fact('Device', (run.device || '—') + (run.osVersion ? ' · ' + run.osVersion : '')),
+      fact('Started', dateTime(run.startedAt)),
+      fact('Duration', run.finishedAt ? duration(runSeconds(run)) : 'not finished'),
+      fact('Source', run.source + (run.ciJob ? ' · ' + run.ciJob : '')),
+      fact('CI build', ci ? h('a', { href: ci, text: run.ciProvider || 'open build', attrs: { rel: 'noopener noreferrer', target: '_blank' } }) : '—')),
+    h('div', { class: 'summary-counts' },
+      h('div', { class: 'big-numbers' },
+        bigNumber(counts.total, 'results'),
+        bigNumber(counts.failingTests, 'failing tests', counts.failingTests ? 'poor' : 'good'),
+        bigNumber(counts.failed, 'failed', counts.failed ? 'failed' : null),
+        bigNumber(counts.error, 'errors', counts.error ? 'error' : null),
+        bigNumber(counts.skipped, 'skipped'),
+        h('div', { class: 'big-number' }, passRateText(passRate(counts)), h('span', { text: 'pass rate' }))),
+      countsBar(counts, { large: true })));
+
+  const chips = h('div', { class: 'chips', role: 'group', attrs: { 'aria-label': 'Filter by status' } });
+  const search = h('input', { type: 'search', class: 'search', value: state.q, placeholder: 'Search test, message, page, file…',
+    attrs: { 'aria-label': 'Search results' } });
+  const matchInfo = h('span', { class: 'muted small match-info' });
+  const toolbar = h('div', { class: 'toolbar sticky' }, chips, search, matchInfo);
+  const body = h('div', { class: 'run-body' });
+
+  const statusCount = (predicate) => entries.reduce((n, e) => n + (predicate(e.result.status) ? 1 : 0), 0);
+  const chipCounts = FILTERS.map(([, , predicate]) => statusCount(predicate));
+  const renderChips = () => {
+    replaceChildren(chips, FILTERS.map(([key, label], index) => (key && !chipCounts[index] && key !== state.status) ? null :
+      h('button', { type: 'button', class: ['chip', key && 'chip-' + key, state.status === key && 'active'],
+        attrs: { 'aria-pressed': String(state.status === key) },
+        on: { click: () => { state.status = key; state.failureBudget = FAILURE_PAGE; update(); } } },
+      label, h('span', { class: 'chip-count', text: count(chipCounts[index]) }))));
+  };
+
+  const update = () => {
+    replaceQuery({ status: state.status, q: state.q });
+    renderChips();
+    renderBody(body, entries, state, matchInfo, update);
+  };
+  search.addEventListener('input', debounce(() => { state.q = search.value.trim(); state.failureBudget = FAILURE_PAGE; update(); }, 150));
+  search.addEventListener('keydown', (event) => { if (event.key === 'Escape') { search.value = ''; state.q = ''; update(); } });
+
+  replaceChildren(root, header, summary, toolbar, body);
+  if (!entries.length) {
+    replaceChildren(body, emptyState('No results in this run yet', run.finishedAt ? 'The run finished without any results.' : 'Results appear as the run uploads them.'));
+    renderChips();
+    return;
+  }
+  update();
+}
+
+function bigNumber(value, label, tone) {
+  return h('div', { class: ['big-number', tone && 'tone-' + tone] }, h('b', { text: count(value) }), h('span', { text: label }));
+}
+
+function searchText(entry) {
+  if (entry.text === null) {
+    const r = entry.result;
+    entry.text = [r.name, r.suite, r.arguments, r.message, entry.page, r.device, r.action,
+      entry.callSite && fileLine(entry.callSite), r.status].filter(Boolean).join('\n').toLowerCase();
+  }
+  return entry.text;
+}
+
+function renderBody(body, entries, state, matchInfo, update) {
+  const statusPredicate = FILTERS.find(([key]) => key === state.status)[2];
+  const terms = state.q.toLowerCase().split(/\s+/).filter(Boolean);
+  const visible = entries.filter((e) => statusPredicate(e.result.status) && terms.every((t) => searchText(e).includes(t)));
+  matchInfo.textContent = (terms.length || state.status) ? count(visible.length) + ' of ' + count(entries.length) + ' results' : '';
+  const failing = visible.filter((e) => isFailing(e.result.status));
+  const others = visible.filter((e) => !isFailing(e.result.status));
+  const nodes = [];
+  if (!visible.length) {
+    nodes.push(emptyState('Nothing matches', 'No result matches this status and search.',
+      h('button', { type: 'button', class: 'button', text: 'Clear filters', on: { click: () => { state.status = ''; state.q = '';
+        const input = document.querySelector('.toolbar .search'); if (input) input.value = ''; update(); } } })));
+  }
+  if (failing.length) nodes.push(failureGroups(failing, state, update));
+  else if (visible.length && (state.status === '' || state.status === 'failing')) {
+    nodes.push(h('section', { class: 'card all-passed' }, h('h2', { text: 'No failures' }),
+      h('p', { class: 'muted', text: terms.length ? 'No failing result matches the search.' : 'Every test in this run passed or was skipped.' })));
+  }
+  const byStatus = new Map();
+  for (const e of others) {
+    if (!byStatus.has(e.result.status)) byStatus.set(e.result.status, []);
+    byStatus.get(e.result.status).push(e);
+  }
+  for (const status of ['passed', 'expected_failure', 'skipped']) {
+    const list = byStatus.get(status);
+    if (list) nodes.push(collapsedResults(status, list, state.status === status || (terms.length > 0 && failing.length === 0)));
+  }
+  replaceChildren(body, nodes);
+}
+
+/** Failures by page, then by call site; the first `state.failureBudget` cards are rendered. */
+function failureGroups(failing, state, update) {
+  const pages = new Map();
+  for (const e of failing) {
+    const pageKey = e.page || NO_PAGE;
+    if (!pages.has(pageKey)) pages.set(pageKey, new Map());
+    const sites = pages.get(pageKey);
+    const siteKey = e.callSite ? e.callSite.file + ':' + e.callSite.line : '';
+    if (!sites.has(siteKey)) sites.set(siteKey, { callSite: e.callSite, entries: [] });
+    sites.get(siteKey).entries.push(e);
+  }
+  const container = h('section', { class: 'failures', attrs: { 'aria-label': 'Failures' } },
+    h('div', { class: 'section-title' }, h('h2', { text: 'Failures' }),
+      h('span', { class: 'muted', text: count(failing.length) + ' failing results on ' + count(pages.size) + (pages.size === 1 ? ' page' : ' pages') })));
+  let budget = state.failureBudget;
+  const lazy = actionLoader();
+  for (const [pageName, sites] of pages) {
+    if (budget <= 0) break;
+    const pageCount = [...sites.values()].reduce((n, s) => n + s.entries.length, 0);
+    const pageBlock = h('article', { class: 'page-group', dataset: { page: pageName } },
+      h('header', { class: 'page-group-head' },
+        h('span', { class: 'page-icon', attrs: { 'aria-hidden': 'true' }, text: '▤' }),
+        h('h3', { class: 'page-name', text: pageName }),
+        h('span', { class: 'badge status-failed', text: count(pageCount) + ' failing' }),
+        pageName !== NO_PAGE ? h('a', { class: 'small', href: route('/pages/' + seg(pageName)), text: 'flaky tests on this page →' }) : null));
+    for (const [, site] of sites) {
+      if (budget <= 0) break;
+      const cards = h('div', { class: 'failure-cards' });
+      const siteBlock = h('div', { class: 'callsite-group' },
+        h('div', { class: 'callsite-head' },
+          h('code', { class: 'callsite', title: site.callSite ? site.callSite.file + ':' + site.callSite.line : 'no call site recorded',
+            text: site.callSite ? fileLine(site.callSite) : 'call site unknown' }),
+          h('span', { class: 'muted small', text: count(site.entries.length) + (site.entries.length === 1 ? ' failure' : ' failures') })),
+        cards);
+      for (const e of site.entries) {
+        if (budget-- <= 0) break;
+        cards.appendChild(failureCard(e, lazy));
+      }
+      pageBlock.appendChild(siteBlock);
+    }
+    container.appendChild(pageBlock);
+  }
+  if (failing.length > state.failureBudget) {
+    const rest = failing.length - state.failureBudget;
+    container.appendChild(h('div', { class: 'more-row' }, h('button', { type: 'button', class: 'button', text:
+      'Show ' + count(Math.min(rest, FAILURE_PAGE)) + ' more of ' + count(rest) + ' remaining failures',
+    on: { click: () => { state.failureBudget += FAILURE_PAGE; update(); } } })));
+  }
+  return container;
+}
+
+function failureCard(entry, lazy) {
+  const r = entry.result;
+  const href = route('/results/' + seg(r.id));
+  const action = h('code', { class: 'action', text: qualifiedAction(entry.page, r.action) });
+  const thumb = r.screenshot
+    ? h('a', { href, class: 'thumb', attrs: { 'aria-label': 'Screenshot of ' + r.name } },
+      h('img', { src: '/artifacts/' + r.screenshot + '.png', alt: '', loading: 'lazy', decoding: 'async', width: 72, height: 156 }))
+    : h('a', { href, class: 'thumb thumb-none', title: 'No screenshot was captured', text: 'no screenshot' });
+  const card = h('div', { class: 'failure-card', dataset: { resultId: String(r.id), status: r.status } },
+    thumb,
+    h('div', { class: 'failure-main' },
+      h('div', { class: 'failure-title' },
+        statusDot(r.status),
+        h('a', { href, class: 'test-name', text: testTitle(r) }),
+        r.attempt > 1 ? h('span', { class: 'badge subtle', text: 'attempt ' + r.attempt }) : null),
+      h('div', { class: 'failure-meta' },
+        h('span', { class: 'suite', text: r.suite }),
+        action,
+        r.device ? h('span', { class: 'muted', text: r.device }) : null,
+        h('span', { class: 'muted', text: duration(r.duration) })),
+      r.message ? h('pre', { class: 'message', text: r.message }) : h('p', { class: 'muted small', text: 'No failure message.' })),
+    h('div', { class: 'failure-links' },
+      h('a', { href, class: 'button small', text: 'Open' }),
+      h('a', { href: route('/tests/' + seg(r.testId)), class: 'button small subtle', text: 'History' })));
+  if (!r.action && entry.page) lazy.observe(card, r.id, action, entry.page);
+  return card;
+}
+
+/**
+ * Fills in each visible card's action (`LoginPage.tapLogin()`) from its result detail, a few
+ * requests at a time, only for cards that scroll into view (the run listing does not carry it).
+ */
+function actionLoader() {
+  const queue = [];
+  let running = 0;
+  const pump = () => {
+    while (running < 4 && queue.length) {
+      const { id, node, page } = queue.shift();
+      running++;
+      api.result(id).then((detail) => {
+        const failure = (detail.failures || [])[0];
+        if (failure && failure.action) node.textContent = qualifiedAction(failure.page || page, failure.action);
+      }).catch(() => { /* the action is a nicety; the card stays as it is */ }).finally(() => { running--; pump(); });
+    }
+  };
+  const targets = new WeakMap();
+  const observer = 'IntersectionObserver' in window ? new IntersectionObserver((items) => {
+    for (const item of items) {
+      if (!item.isIntersecting) continue;
+      observer.unobserve(item.target);
+      const target = targets.get(item.target);
+      if (target) { queue.push(target); pump(); }
+    }
+  }, { rootMargin: '200px' }) : null;
+  return {
+    observe(card, id, node, page) {
+      if (!observer) return;
+      targets.set(card, { id, node, page });
+      observer.observe(card);
+    },
+  };
+}
+
+/** Passed / skipped / expected failures: a collapsed table, rendered a page at a time when opened. */
+function collapsedResults(status, list, open) {
+  const tbody = h('tbody');
+  let shown = 0;
+  const more = h('div', { class: 'more-row' });
+  const showMore = () => {
+    const fragment = document.createDocumentFragment();
+    for (const e of list.slice(shown, shown + ROW_PAGE)) fragment.appendChild(resultRow(e));
+    shown = Math.min(list.length, shown + ROW_PAGE);
+    tbody.appendChild(fragment);
+    replaceChildren(more, shown < list.length
+      ? h('button', { type: 'button', class: 'button', text: 'Show ' + count(Math.min(ROW_PAGE, list.length - shown)) + ' more (' + count(list.length - shown) + ' left)', on: { click: showMore } })
+      : h('span', { class: 'muted small', text: 'All ' + count(list.length) + ' shown' }));
+  };
+  const details = h('details', { class: ['card', 'collapsed-results', 'status-border-' + status], dataset: { status } },
+    h('summary', {}, statusDot(status), h('span', { class: 'summary-title', text: STATUS_LABEL[status] }),
+      h('span', { class: 'badge subtle', text: count(list.length) })),
+    h('div', { class: 'table-scroll' }, h('table', { class: 'table compact' },
+      h('thead', {}, h('tr', {}, ['Test', 'Suite', 'Page', 'Call site', 'Device', 'Duration'].map((t) => h('th', { text: t, scope: 'col' })))),
+      tbody)),
+    more);
+  details.addEventListener('toggle', () => { if (details.open && shown === 0) showMore(); });
+  if (open) { details.open = true; showMore(); }
+  return details;
+}
+
+function resultRow(e) {
+  const r = e.result;
+  return h('tr', { dataset: { resultId: String(r.id) } },
+    h('td', {}, h('a', { href: route('/results/' + seg(r.id)), text: testTitle(r) }),
+      r.attempt > 1 ? h('span', { class: 'badge subtle', text: 'attempt ' + r.attempt }) : null),
+    h('td', { class: 'muted', text: r.suite }),
+    h('td', { text: e.page || '—' }),
+    h('td', { class: 'mono small', text: e.callSite ? fileLine(e.callSite) : '—' }),
+    h('td', { class: 'muted', text: r.device || '—' }),
+    h('td', { class: 'num', text: duration(r.duration) }));
+}

@@ -1,0 +1,173 @@
+// A test's history: status timeline, durations chart, the page of each failure, results across runs.
+import { h, replaceChildren, route, seg } from '../dom.js';
+import { api } from '../api.js';
+import { STATUS_LABEL, count, dateTime, duration, isFailing, fileLine, percent, relative, shortCommit } from '../format.js';
+import { emptyState, errorState, heading, section, statusBadge } from '../ui.js';
+import { baseOptions, chartBox, cssVar } from '../chart.js';
+
+const PAGE_SIZE = 100;
+
+export async function renderTest({ root, params: [testId], signal }) {
+  const history = await api.history(testId, { limit: PAGE_SIZE }, { signal });
+  const test = history.test;
+  const entries = history.entries.slice();
+  let cursor = history.nextCursor;
+
+  const title = test.name + (test.arguments ? ' (' + test.arguments + ')' : '');
+  const header = heading([['Runs', route('/runs', { project: test.project })]], title,
+    h('span', { class: 'muted', text: test.suite + ' · ' + test.project }));
+  const body = h('div', { class: 'history-body' });
+  replaceChildren(root, header, body);
+
+  const draw = () => {
+    if (!entries.length) {
+      replaceChildren(body, emptyState('No results for this test yet'));
+      return;
+    }
+    replaceChildren(body, summary(entries), timeline(entries), durationChart(entries), failurePages(entries), historyTable(entries, more));
+  };
+  const more = h('div', { class: 'more-row' });
+  const renderMore = () => {
+    replaceChildren(more, cursor
+      ? h('button', { type: 'button', class: 'button', text: 'Load older results', on: { click: async (event) => {
+        event.target.disabled = true;
+        try {
+          const next = await api.history(testId, { limit: PAGE_SIZE, cursor }, { signal });
+          entries.push(...next.entries);
+          cursor = next.nextCursor;
+          draw();
+          renderMore();
+        } catch (error) {
+          if (error.name !== 'AbortError') replaceChildren(more, errorState(error, renderMore));
+        }
+      } } })
+      : h('span', { class: 'muted small', text: count(entries.length) + ' results, all shown' }));
+  };
+  renderMore();
+  draw();
+}
+
+function summary(entries) {
+  const outcomes = entries.filter((e) => e.result.status !== 'skipped');
+  const passes = outcomes.filter((e) => !isFailing(e.result.status)).length;
+  const failures = outcomes.length - passes;
+  const durations = entries.map((e) => e.result.duration).filter((d) => typeof d === 'number');
+  const median = durations.length ? durations.slice().sort((a, b) => a - b)[Math.floor(durations.length / 2)] : null;
+  const lastFailure = entries.find((e) => isFailing(e.result.status));
+  // Commits with both a pass and a fail: the same input gave both outcomes.
+  const byCommit = new Map();
+  for (const e of outcomes) {
+    if (!e.commit) continue;
+    const seen = byCommit.get(e.commit) || new Set();
+    seen.add(isFailing(e.result.status) ? 'fail' : 'pass');
+    byCommit.set(e.commit, seen);
+  }
+  const contradictions = [...byCommit.values()].filter((s) => s.size === 2).length;
+  let flips = 0;
+  for (let i = 1; i < outcomes.length; i++) {
+    if (isFailing(outcomes[i].result.status) !== isFailing(outcomes[i - 1].result.status)) flips++;
+  }
+  return h('div', { class: 'stat-strip' },
+    stat('Results', count(entries.length)),
+    stat('Pass rate', percent(outcomes.length ? passes / outcomes.length : null), outcomes.length && passes === outcomes.length ? 'good' : failures ? 'poor' : null),
+    stat('Failures', count(failures), failures ? 'poor' : 'good'),
+    stat('Median duration', duration(median)),
+    stat('Pass ↔ fail flips', count(flips) + (outcomes.length > 1 ? ' of ' + (outcomes.length - 1) : '')),
+    stat('Commits with both outcomes', count(contradictions), contradictions ? 'poor' : null),
+    stat('Last failure', lastFailure ? relative(lastFailure.ranAt) : 'never', null, lastFailure ? dateTime(lastFailure.ranAt) : ''));
+}
+
+function stat(label, value, tone, title) {
+  return h('div', { class: 'stat', title: title || undefined }, h('div', { class: ['stat-value', tone], text: value }), h('div', { class: 'stat-label', text: label }));
+}
+
+function timeline(entries) {
+  const ordered = entries.slice().reverse();
+  return section('Status timeline', h('span', { class: 'muted small', text: 'oldest → newest; each square is one result' }),
+    h('div', { class: 'timeline', role: 'list' }, ordered.map((e) => h('a', {
+      class: ['tick', 'status-bg-' + e.result.status], role: 'listitem', href: route('/results/' + seg(e.result.id)),
+      dataset: { status: e.result.status },
+      title: STATUS_LABEL[e.result.status] + ' · ' + dateTime(e.ranAt) + (e.branch ? ' · ' + e.branch : '') + (e.commit ? ' @ ' + shortCommit(e.commit) : '')
+        + (e.result.attempt > 1 ? ' · attempt ' + e.result.attempt : '') + (e.result.page && isFailing(e.result.status) ? ' · on ' + e.result.page : ''),
+      attrs: { 'aria-label': STATUS_LABEL[e.result.status] + ' on ' + dateTime(e.ranAt) } }))),
+    h('div', { class: 'legend-row' }, ['passed', 'failed', 'error', 'skipped', 'expected_failure'].map((s) =>
+      h('span', { class: 'legend-item' }, h('span', { class: ['dot', 'status-' + s] }), STATUS_LABEL[s]))));
+}
+
+function durationChart(entries) {
+  const ordered = entries.slice().reverse();
+  const colors = { passed: cssVar('--passed'), failed: cssVar('--failed'), error: cssVar('--error'), skipped: cssVar('--skipped'),
+    expected_failure: cssVar('--expected') };
+  return section('Duration', h('span', { class: 'muted small', text: 'seconds per result, oldest → newest' }), chartBox({
+    label: 'Duration of each result, oldest to newest',
+    height: 180,
+    table: () => h('table', { class: 'table compact' },
+      h('thead', {}, h('tr', {}, ['Ran at', 'Status', 'Duration'].map((t) => h('th', { text: t })))),
+      h('tbody', {}, ordered.map((e) => h('tr', {}, h('td', { text: dateTime(e.ranAt) }), h('td', {}, statusBadge(e.result.status)),
+        h('td', { class: 'num', text: duration(e.result.duration) }))))),
+    config: () => {
+      const options = baseOptions();
+      options.scales.y.ticks.callback = (v) => v + ' s';
+      options.plugins.tooltip.callbacks = {
+        title: (items) => dateTime(ordered[items[0].dataIndex].ranAt),
+        label: (item) => STATUS_LABEL[ordered[item.dataIndex].result.status] + ': ' + duration(ordered[item.dataIndex].result.duration),
+      };
+      options.onClick = (event, elements) => {
+        if (elements.length) location.hash = route('/results/' + seg(ordered[elements[0].index].result.id));
+      };
+      return {
+        type: 'bar',
+        data: {
+          labels: ordered.map((e) => dateTime(e.ranAt)),
+          datasets: [{ label: 'Duration (s)', data: ordered.map((e) => e.result.duration ?? null),
+            backgroundColor: ordered.map((e) => colors[e.result.status] || colors.skipped), borderRadius: 3, maxBarThickness: 22 }],
+        },
+        options,
+      };
+    },
+  }));
+}
+
+function failurePages(entries) {
+  const pages = new Map();
+  for (const e of entries) {
+    if (!isFailing(e.result.status)) continue;
+    const key = e.result.page || '(no page)';
+    const item = pages.get(key) || { count: 0, sites: new Map(), last: e };
+    item.count++;
+    const site = e.result.callSite ? fileLine(e.result.callSite) : '—';
+    item.sites.set(site, (item.sites.get(site) || 0) + 1);
+    pages.set(key, item);
+  }
+  if (!pages.size) {
+    return section('Failures by page', null, h('p', { class: 'muted', text: 'No failures in these results.' }));
+  }
+  return section('Failures by page', h('span', { class: 'muted small', text: 'where this test failed' }),
+    h('table', { class: 'table compact' },
+      h('thead', {}, h('tr', {}, ['Page', 'Failures', 'Call sites', 'Latest'].map((t) => h('th', { text: t })))),
+      h('tbody', {}, [...pages].sort((a, b) => b[1].count - a[1].count).map(([page, item]) => h('tr', { class: 'failure-page-row', dataset: { page } },
+        h('td', {}, page === '(no page)' ? page : h('a', { class: 'mono', href: route('/pages/' + seg(page)), text: page })),
+        h('td', { class: 'num', text: count(item.count) }),
+        h('td', { class: 'mono small', text: [...item.sites].map(([site, n]) => site + (n > 1 ? ' ×' + n : '')).join(', ') }),
+        h('td', {}, h('a', { href: route('/results/' + seg(item.last.result.id)), text: relative(item.last.ranAt) })))))));
+}
+
+function historyTable(entries, more) {
+  return section('Results', h('span', { class: 'muted small', text: 'newest first' }),
+    h('div', { class: 'table-scroll' }, h('table', { class: 'table history-table' },
+      h('thead', {}, h('tr', {}, ['Ran at', 'Status', 'Branch', 'Commit', 'Device', 'Duration', 'Page', 'Call site', 'Message', ''].map((t) => h('th', { text: t, scope: 'col' })))),
+      h('tbody', {}, entries.map((e) => {
+        const r = e.result;
+        return h('tr', { class: 'history-row', dataset: { resultId: String(r.id), status: r.status } },
+          h('td', { title: dateTime(e.ranAt) }, h('a', { href: route('/results/' + seg(r.id)), text: dateTime(e.ranAt) })),
+          h('td', {}, statusBadge(r.status), r.attempt > 1 ? h('span', { class: 'badge subtle', text: '#' + r.attempt }) : null),
+          h('td', {}, e.branch ? h('span', { class: 'branch', text: e.branch }) : '—'),
+          h('td', { class: 'mono', title: e.commit || '', text: shortCommit(e.commit) }),
+          h('td', { class: 'muted', text: r.device || '—' }),
+          h('td', { class: 'num', text: duration(r.duration) }),
+          h('td', { class: 'mono small', text: isFailing(r.status) ? (r.page || '—') : '' }),
+          h('td', { class: 'mono small', text: isFailing(r.status) && r.callSite ? fileLine(r.callSite) : '' }),
+          h('td', { class: 'message-cell', title: r.message || '', text: r.message || '' }),
+          h('td', {}, h('a', { href: route('/runs/' + seg(r.runId)), class: 'small', text: 'run' })));
+      })))), more);
+}
