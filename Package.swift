@@ -64,6 +64,11 @@ let package = Package(
         ),
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
 
+        // Release benchmark of the reporter's overhead and capture cost (scripts/bench/reporter.sh).
+        .executableTarget(
+            name: "reporter-bench",
+            dependencies: ["FailscopeReporter", "FailscopeClient", "DemoApp", "SimulatedUI", "ScreenRaster"]
+        ),
         .executableTarget(
             name: "failscope",
             dependencies: [
