@@ -27,8 +27,14 @@ export async function getJSON(path, { signal } = {}) {
   const token = readToken();
   if (token) headers.Authorization = 'Bearer ' + token;
   let response;
+  const prefetched = window.__failscopePrefetch;
   try {
-    response = await fetch(path, { headers, signal, credentials: 'same-origin' });
+    if (prefetched && prefetched.path === path) {
+      window.__failscopePrefetch = null;  // once: later visits fetch fresh data
+      response = await prefetched.response;
+    } else {
+      response = await fetch(path, { headers, signal, credentials: 'same-origin' });
+    }
   } catch (error) {
     if (error.name === 'AbortError') throw error;
     throw new APIError(0, 'network', 'The service did not answer (' + error.message + ').');

@@ -22,6 +22,7 @@ const FILTERS = [
 
 export async function renderRun({ root, params: [runId], query, signal, replaceQuery }) {
   const detail = await api.run(runId, { signal });
+  performance.mark('failscope:data', { detail: { view: 'run' } });
   const { run, status, counts } = detail.summary;
 
   // Flatten once; each entry keeps its page and call site, and a lazily built search text.
