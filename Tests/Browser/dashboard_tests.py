@@ -391,6 +391,26 @@ def pages_view_lists_the_pages_of_the_seeded_runs_ranked_by_failures(ctx):
     ctx.shot('07-page.png')
 
 
+@test
+def charts_degrade_to_tables_when_chartjs_is_missing(ctx):
+    ctx.allowed_console.append(re.compile(r'/vendor/chart\.js'))
+    runs = ctx.api.get('/api/v1/runs?limit=50')['runs']
+    ctx.driver.execute_cdp_cmd('Network.enable', {})
+    ctx.driver.execute_cdp_cmd('Network.setBlockedURLs', {'urls': ['*/vendor/chart.js']})
+    try:
+        ctx.driver.get('about:blank')  # a fresh document: no Chart from an earlier page
+        ctx.open('#/runs', 'runs')
+        wait_until(lambda: ctx.js("return document.querySelector('.chart-box').dataset.chart") == 'unavailable',
+                   message='the chart box to give up on Chart.js')
+        rows = ctx.js("return document.querySelectorAll('.chart-box .chart-table tbody tr').length")
+        equal(rows, len(runs), 'pass-rate table rows in place of the chart')
+        check(ctx.js("return !document.querySelector('.chart-box canvas')"), 'no canvas without Chart.js')
+        ctx.shot('10-runs-without-chartjs.png')
+    finally:
+        ctx.driver.execute_cdp_cmd('Network.setBlockedURLs', {'urls': []})
+        ctx.driver.get('about:blank')
+
+
 # MARK: Safety
 
 

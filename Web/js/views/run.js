@@ -192,7 +192,7 @@ function failureCard(entry, lazy) {
   const action = h('code', { class: 'action', text: qualifiedAction(entry.page, r.action) });
   const thumb = r.screenshot
     ? h('a', { href, class: 'thumb', attrs: { 'aria-label': 'Screenshot of ' + r.name } },
-      h('img', { src: '/artifacts/' + r.screenshot + '.png', alt: '', loading: 'lazy', decoding: 'async', width: 72, height: 156 }))
+      h('img', { src: '/artifacts/' + r.screenshot + '.png', alt: '', loading: 'lazy', decoding: 'async', width: 56, height: 121 }))
     : h('a', { href, class: 'thumb thumb-none', title: 'No screenshot was captured', text: 'no screenshot' });
   const card = h('div', { class: 'failure-card', dataset: { resultId: String(r.id), status: r.status } },
     thumb,
@@ -208,7 +208,7 @@ function failureCard(entry, lazy) {
         h('span', { class: 'muted', text: duration(r.duration) })),
       r.message ? h('pre', { class: 'message', text: r.message }) : h('p', { class: 'muted small', text: 'No failure message.' })),
     h('div', { class: 'failure-links' },
-      h('a', { href, class: 'button small', text: 'Open' }),
+      h('a', { href, class: 'button small', text: 'Open failure' }),
       h('a', { href: route('/tests/' + seg(r.testId)), class: 'button small subtle', text: 'History' })));
   if (!r.action && entry.page) lazy.observe(card, r.id, action, entry.page);
   return card;
