@@ -363,22 +363,30 @@ def failure_to_test_history_shows_timeline_durations_and_failure_pages(ctx):
 @test
 def pages_view_lists_the_pages_of_the_seeded_runs_ranked_by_failures(ctx):
     listed = ctx.api.get('/api/v1/pages')['pages']
-    expected = set()
+    seeded = set()
     for run in ctx.api.get('/api/v1/runs?limit=200')['runs']:
         for group in ctx.api.get('/api/v1/runs/' + run['run']['id'])['pages']:
             if group.get('page'):
-                expected.add(group['page'])
-    equal({p['page'] for p in listed}, expected, 'pages the API reports (sanity)')
-    ctx.open('#/pages', 'pages')
+                seeded.add(group['page'])
+    check(seeded <= {p['page'] for p in listed}, 'the API lists every seeded page (sanity)')
+    paths = ctx.api.get('/api/v1/openapi.json')['paths']
+    has_flaky = '/api/v1/flaky' in paths
+    ctx.open('#/pages?sort=failures', 'pages')
     rows = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => r.dataset.page)")
-    equal(set(rows), expected, 'pages listed')
+    equal(sorted(rows), sorted(p['page'] for p in listed), 'pages listed')
     for page in ('LoginPage', 'CatalogPage', 'ItemPage', 'SettingsPage', seed.HOSTILE_PAGE):
         check(page in rows, '%s listed' % page)
-    by_name = {p['page']: p for p in listed}
-    failures = [by_name[r]['failureCount'] for r in rows]
+    failures = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => +r.children[2].textContent.replace(/,/g, ''))")
     equal(failures, sorted(failures, reverse=True), 'ranked by failures')
-    paths = ctx.api.get('/api/v1/openapi.json')['paths']
-    if '/api/v1/flaky' not in paths:
+    by_name = {p['page']: p for p in listed}
+    equal(failures, [by_name[r]['failureCount'] for r in rows], 'failure counts')
+    if has_flaky:
+        ctx.open('#/pages?sort=flaky', 'pages')
+        ranked = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => r.dataset.page)")
+        scores = [by_name[r].get('flakyFailureCount', 0) for r in ranked]
+        equal(scores, sorted(scores, reverse=True), 'ranked by flaky failures')
+        check(not ctx.js("return !!document.querySelector('[data-flaky=unavailable]')"), 'no "no data yet" with the flaky API')
+    else:
         check(ctx.js("return !!document.querySelector('[data-flaky=unavailable]')"), '"no data yet" for flaky tests')
     ctx.shot('06-pages.png')
     ctx.driver.find_element(By.CSS_SELECTOR, '.page-row[data-page="LoginPage"] a.page-link').click()
@@ -386,7 +394,13 @@ def pages_view_lists_the_pages_of_the_seeded_runs_ranked_by_failures(ctx):
     equal(ctx.js('return location.hash').split('?')[0], '#/pages/LoginPage', 'URL of the page view')
     text = ctx.driver.find_element(By.ID, 'view').text
     check('Flaky tests on this page' in text, 'flaky section')
-    if '/api/v1/flaky' not in paths:
+    if has_flaky:
+        report = ctx.api.get('/api/v1/flaky?page=LoginPage')
+        equal(ctx.js("return [...document.querySelectorAll('.flaky-row')].map(r => r.dataset.testId)"),
+              [t['testId'] for t in report['flaky']], 'flaky tests of LoginPage')
+        equal(ctx.js("return [...document.querySelectorAll('.broken-row')].map(r => r.dataset.testId)"),
+              [t['testId'] for t in report['broken']], 'broken tests of LoginPage')
+    else:
         check('No data yet' in text, '"No data yet" state on the page view: %r' % text)
     ctx.shot('07-page.png')
 
