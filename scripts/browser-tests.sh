@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Browser tests of the dashboard (Web/): builds, starts `failscope serve` on a free loopback port with
-# a temporary data folder, seeds it with the sample UI suite through the reporter (twice, with faults
+# a temporary data folder and a read token, seeds it with the sample UI suite through the reporter (twice, with faults
 # on, on two devices and branches) plus API-posted runs (hostile strings, a large run), then runs
 # Tests/Browser/dashboard_tests.py in headless Chromium. PNGs of every view go to test-output/browser/.
 # Prints `N passed, M failed` last; exits non-zero on any failure. Stops the server it started.
@@ -23,6 +23,7 @@ bin=$(swift build --show-bin-path)/failscope
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/failscope-browser.XXXXXX")
 token="browser-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+read_token="read-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 server_pid=""
 cleanup() {
     if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
@@ -33,7 +34,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$bin" serve --host 127.0.0.1 --port 0 --data "$work/data" --upload-token "$token" --web "$root/Web" \
+"$bin" serve --host 127.0.0.1 --port 0 --data "$work/data" --upload-token "$token" --read-token "$read_token" \
+    --web "$root/Web" \
     >"$work/serve.log" 2>&1 &
 server_pid=$!
 port=""
@@ -74,7 +76,7 @@ seed_suite browser-main 7 main 9a8b7c6d5e4f30211203948576a5b4c3d2e1f0a9 "iPhone 
 mkdir -p test-output/browser
 rm -f test-output/browser/*.png
 status=0
-FAILSCOPE_TEST_URL="$url" FAILSCOPE_TEST_TOKEN="$token" FAILSCOPE_TEST_OUTPUT="$root/test-output/browser" \
+FAILSCOPE_TEST_URL="$url" FAILSCOPE_TEST_TOKEN="$token" FAILSCOPE_TEST_READ_TOKEN="$read_token" FAILSCOPE_TEST_OUTPUT="$root/test-output/browser" \
     FAILSCOPE_TEST_MAIN_RUN=browser-main FAILSCOPE_TEST_SECOND_RUN=browser-feature \
     python3 Tests/Browser/dashboard_tests.py "$@" || status=$?
 if [ "$status" != 0 ]; then

@@ -22,6 +22,7 @@ from browser import alert_text, chromium, next_frames, save_full_page, wait_for_
 
 BASE = os.environ['FAILSCOPE_TEST_URL'].rstrip('/')
 TOKEN = os.environ['FAILSCOPE_TEST_TOKEN']
+READ_TOKEN = os.environ.get('FAILSCOPE_TEST_READ_TOKEN', '')
 OUTPUT = os.environ.get('FAILSCOPE_TEST_OUTPUT', 'test-output/browser')
 MAIN_RUN = os.environ.get('FAILSCOPE_TEST_MAIN_RUN', 'browser-main')
 SECOND_RUN = os.environ.get('FAILSCOPE_TEST_SECOND_RUN', 'browser-feature')
@@ -82,6 +83,27 @@ def location(loc):
     return '%s:%d' % (loc['file'].split('/')[-1], loc['line']) if loc else None
 
 
+# MARK: Read token
+
+
+@test
+def read_token_prompt_unlocks_the_dashboard(ctx):
+    """Runs first: the service needs a read token, the dashboard asks for it and keeps it."""
+    if not READ_TOKEN:
+        return
+    ctx.allowed_console.append(re.compile(r'/api/v1/runs.* 401'))
+    ctx.driver.get(BASE + '/')
+    ctx.js("localStorage.removeItem('failscope.readToken')")
+    state = ctx.open('#/runs', 'runs')
+    equal(state, 'error', 'view state without a token')
+    field = ctx.driver.find_element(By.CSS_SELECTOR, '.token-form input')
+    field.send_keys(READ_TOKEN)
+    field.submit()
+    wait_until(lambda: ctx.js("const m = document.getElementById('view'); return m.dataset.state === 'ready' && m.dataset.view === 'runs'"),
+               message='the runs view after entering the token')
+    check(ctx.driver.find_elements(By.CSS_SELECTOR, 'tr.run-row'), 'runs listed with the token')
+
+
 # MARK: Runs
 
 
@@ -110,6 +132,21 @@ def runs_view_lists_every_run_with_counts_and_a_trend_chart(ctx):
     equal([r.get_attribute('data-run-id') for r in rows], [SECOND_RUN], 'runs on branch feature/login')
     ctx.open('#/runs?project=nothing-here', 'runs')
     check(ctx.js("return !!document.querySelector('[data-state=empty]')"), 'empty state for a filter without runs')
+
+
+@test
+def runs_view_loads_older_runs_with_the_cursor(ctx):
+    runs = ctx.api.get('/api/v1/runs?limit=200')['runs']
+    check(len(runs) >= 3, 'enough runs to page')
+    ctx.open('#/runs?limit=2', 'runs')
+    shown = lambda: ctx.js("return [...document.querySelectorAll('tr.run-row')].map(r => r.dataset.runId)")
+    equal(shown(), [r['run']['id'] for r in runs[:2]], 'first page of 2')
+    while len(shown()) < len(runs):
+        before = len(shown())
+        ctx.driver.find_element(By.XPATH, "//button[normalize-space()='Load older runs']").click()
+        wait_until(lambda: len(shown()) > before, message='older runs to load')
+    equal(shown(), [r['run']['id'] for r in runs], 'every run, newest first, after paging')
+    check('all shown' in ctx.driver.find_element(By.CSS_SELECTOR, '.more-row').text, 'end of the list said')
 
 
 # MARK: Run
@@ -501,6 +538,9 @@ def main():
     driver.execute_cdp_cmd('Page.addScriptToEvaluateOnNewDocument', {'source':
         'window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));'})
     ctx = Context(driver, api)
+    if READ_TOKEN and only and 'read_token_prompt_unlocks_the_dashboard' not in only:
+        driver.get(BASE + '/')
+        driver.execute_script("localStorage.setItem('failscope.readToken', arguments[0])", READ_TOKEN)
     passed = failed = 0
     try:
         for function in TESTS:

@@ -37,7 +37,9 @@ class API:
             raise RuntimeError('%s %s: %s %s' % (method, path, error.code, error.read().decode(errors='replace')))
 
     def get(self, path):
-        request = urllib.request.Request(self.base + path, headers={'Accept': 'application/json'})
+        """A read; the upload token is sent, which the service accepts when reads need a token."""
+        request = urllib.request.Request(self.base + path, headers={'Accept': 'application/json',
+                                                                    'Authorization': 'Bearer ' + self.token})
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.loads(response.read())
 

@@ -80,6 +80,15 @@ async function show() {
   }
 }
 
+// "/" focuses the view's search field, as on GitHub and in Allure.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+  const search = root.querySelector('input[type=search]');
+  if (search) { event.preventDefault(); search.focus(); }
+});
+
 window.addEventListener('hashchange', () => {
   show();
   window.scrollTo(0, 0);

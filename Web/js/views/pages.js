@@ -43,6 +43,7 @@ export async function renderPages({ root, query, signal }) {
   const filters = { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || '14' };
   const [list, paths] = await Promise.all([api.pages(filters, { signal }), apiPaths()]);
   const pages = (list.pages || []).map(pageFacts);
+  document.title = 'Pages · Failscope';
   const hasFlaky = pages.some((p) => p.flakyTests !== null) || paths.has('/api/v1/flaky');
   const sort = ['flaky', 'failures'].includes(query.get('sort')) ? query.get('sort') : hasFlaky ? 'flaky' : 'failures';
 
@@ -121,6 +122,7 @@ export async function renderPage({ root, params: [page], query, signal }) {
   const filters = { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || '14' };
   const [list, paths] = await Promise.all([api.pages(filters, { signal }), apiPaths()]);
   const suite = query.get('suite') || null;
+  document.title = page + ' · Failscope';
   const facts = (list.pages || []).map(pageFacts).find((p) => p.page === page && (!suite || p.suite === suite)) || null;
   const nodes = [heading([['Pages', route('/pages', filters)]], page, h('span', { class: 'muted', text: (suite ? suite + ' · ' : '') + 'last ' + filters.days + ' days' }))];
   if (facts) {

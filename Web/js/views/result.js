@@ -18,6 +18,7 @@ export async function renderResult({ root, params: [resultId], signal }) {
   const detail = await api.result(resultId, { signal });
   const { result, run: runSummary } = detail;
   const run = runSummary.run;
+  document.title = result.name + ' · Failscope';
   const screenshot = (detail.artifacts || []).find((a) => a.kind === 'screenshot');
   const treeArtifact = (detail.artifacts || []).find((a) => a.kind === 'element_tree' && a.available);
   const tree = treeArtifact ? await getArtifactJSON(treeArtifact.url, { signal }) : null;

@@ -24,6 +24,7 @@ export async function renderRun({ root, params: [runId], query, signal, replaceQ
   const detail = await api.run(runId, { signal });
   performance.mark('failscope:data', { detail: { view: 'run' } });
   const { run, status, counts } = detail.summary;
+  document.title = run.project + (run.branch ? ' · ' + run.branch : '') + ' · Failscope';
 
   // Flatten once; each entry keeps its page and call site, and a lazily built search text.
   const entries = [];
