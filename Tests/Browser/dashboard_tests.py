@@ -433,8 +433,12 @@ def pages_view_lists_the_pages_of_the_seeded_runs_ranked_by_failures(ctx):
     check('Flaky tests on this page' in text, 'flaky section')
     if has_flaky:
         report = ctx.api.get('/api/v1/flaky?page=LoginPage')
+        check(report['flaky'], 'the seeded same-commit retry makes a flaky test on LoginPage')
+        check(report['broken'], 'the seeded always-failing test is broken on LoginPage')
         equal(ctx.js("return [...document.querySelectorAll('.flaky-row')].map(r => r.dataset.testId)"),
               [t['testId'] for t in report['flaky']], 'flaky tests of LoginPage')
+        equal(ctx.js("return [...document.querySelectorAll('.flaky-row .test-name')].map(n => n.textContent)"),
+              [t['name'] for t in report['flaky']], 'flaky test names')
         equal(ctx.js("return [...document.querySelectorAll('.broken-row')].map(r => r.dataset.testId)"),
               [t['testId'] for t in report['broken']], 'broken tests of LoginPage')
     else:
@@ -511,6 +515,7 @@ def dashboard_is_served_with_a_strict_content_security_policy(ctx):
 
 
 def seed_api_runs(api):
+    seed.seed_flaky_runs(api)
     seed.seed_hostile_run(api)
     png = seed.small_png()
     sha = api.put_png(png)

@@ -141,3 +141,37 @@ def seed_large_run(api, run_id, count, failing_fraction=0.04, seed=7, screenshot
         api.post_results(run_id, results[start:start + batch])
     api.finish(run_id, iso(now))
     return run_id
+
+
+def seed_flaky_runs(api, commit='f1a4e0c0ffee5eed0000000000000000000000aa'):
+    """Two runs on one commit where `testSignInFlaky` fails then passes on retry (a same-commit
+    contradiction: flaky on LoginPage) and `testAlwaysBroken` fails every time (broken, never flaky).
+    Returns the run ids."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    site = {'file': '/ci/Tests/DemoUITests/LoginTests.swift', 'line': 60}
+    broken_site = {'file': '/ci/Tests/DemoUITests/LoginTests.swift', 'line': 71}
+    ids = []
+    for index, device in enumerate(['iPhone 15', 'iPhone SE (3rd generation)']):
+        run_id = 'flaky-%d' % (index + 1)
+        started = now - datetime.timedelta(minutes=10 - index)
+        api.put_run({'id': run_id, 'project': 'demo', 'branch': 'main', 'commit': commit, 'device': device,
+                     'source': 'junit', 'startedAt': iso(started)})
+        trail = [{'page': 'LoginPage', 'callSite': {'file': site['file'], 'line': 58}},
+                 {'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site}]
+        failure = {'message': 'LoginPage: timed out after 5 s waiting until StaticText matching \'hello.title\' exists',
+                   'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site, 'location': site,
+                   'elementFrame': {'x': 16, 'y': 263, 'width': 361, 'height': 50}}
+        api.post_results(run_id, [
+            {'suite': 'LoginTests', 'name': 'testSignInFlaky', 'attempt': 1, 'status': 'failed', 'duration': 5.2,
+             'startedAt': iso(started + datetime.timedelta(seconds=1)), 'failures': [failure], 'trail': trail},
+            {'suite': 'LoginTests', 'name': 'testSignInFlaky', 'attempt': 2, 'status': 'passed', 'duration': 1.1,
+             'startedAt': iso(started + datetime.timedelta(seconds=7)), 'trail': trail},
+            {'suite': 'LoginTests', 'name': 'testAlwaysBroken', 'attempt': 1, 'status': 'failed', 'duration': 0.4,
+             'startedAt': iso(started + datetime.timedelta(seconds=9)),
+             'failures': [dict(failure, message='XCTAssertEqual failed: ("Welcome") is not equal to ("Hello")',
+                               callSite=broken_site, location=broken_site, action='verifyGreeting()')],
+             'trail': [{'page': 'LoginPage', 'action': 'verifyGreeting()', 'callSite': broken_site}]},
+        ])
+        api.finish(run_id, iso(started + datetime.timedelta(seconds=12)))
+        ids.append(run_id)
+    return ids
