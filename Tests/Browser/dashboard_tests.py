@@ -536,7 +536,13 @@ def console_errors(ctx):
 
 def main():
     api = seed.API(BASE, TOKEN)
-    seed_api_runs(api)
+    try:
+        seed_api_runs(api)
+    except Exception:
+        traceback.print_exc()
+        print('FAIL seeding the service through its API')
+        print('0 passed, 1 failed')
+        return 1
     only = set(sys.argv[1:])
     driver = chromium()
     # Any alert() the page manages to call is recorded instead of blocking (and then reported).

@@ -160,7 +160,7 @@ def seed_flaky_runs(api, commit='f1a4e0c0ffee5eed0000000000000000000000aa'):
                  {'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site}]
         failure = {'message': 'LoginPage: timed out after 5 s waiting until StaticText matching \'hello.title\' exists',
                    'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site, 'location': site,
-                   'elementFrame': {'x': 16, 'y': 263, 'width': 361, 'height': 50}}
+                   'elementFrame': {'x': 16, 'y': 263, 'width': 361, 'height': 50}, 'isError': False}
         api.post_results(run_id, [
             {'suite': 'LoginTests', 'name': 'testSignInFlaky', 'attempt': 1, 'status': 'failed', 'duration': 5.2,
              'startedAt': iso(started + datetime.timedelta(seconds=1)), 'failures': [failure], 'trail': trail},
