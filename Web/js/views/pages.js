@@ -98,11 +98,12 @@ export async function renderPages({ root, query, signal }) {
       h('td', { class: 'num', text: p.failingTests === null ? '—' : count(p.failingTests) }),
       h('td', { class: 'num', text: p.results === null ? '—' : count(p.results) }),
       h('td', { class: 'num', text: p.results ? percent(p.failures / p.results) : '—' }),
-      h('td', { class: 'num' }, p.flakyTests === null ? h('span', { class: 'muted small', text: 'no data yet' }) : count(p.flakyTests)),
+      h('td', { class: ['num', p.flakyTests === 0 && 'muted'] }, p.flakyTests === null ? h('span', { class: 'muted small', text: 'no data yet' }) : count(p.flakyTests)),
       h('td', {}, p.flakyFailures === null ? h('span', { class: 'muted small', text: '—' })
+        : p.flakyFailures === 0 ? h('span', { class: 'muted num-zero', text: '0' })
         : h('div', { class: 'bar-cell' }, meter(p.flakyFailures, maxFlaky, 'flaky'), h('span', { class: 'num', text: count(p.flakyFailures) }))),
       h('td', { class: 'small' }, p.devices.length ? p.devices.map((d) => h('span', { class: 'device-chip', text: (d.device || '(none)') + ' ' + count(d.count) })) : h('span', { class: 'muted', text: '—' })),
-      h('td', { title: p.lastFailureAt ? dateTime(p.lastFailureAt) : '', text: p.lastFailureAt ? relative(p.lastFailureAt) : '—' })))));
+      h('td', { class: 'nowrap', title: p.lastFailureAt ? dateTime(p.lastFailureAt) : '', text: p.lastFailureAt ? relative(p.lastFailureAt) : '—' })))));
   nodes.push(section('Ranked ' + (sort === 'flaky' && hasFlaky ? 'by flaky failures' : 'by failures'), h('span', { class: 'muted small', text: 'open a page for its flaky tests' }),
     h('div', { class: 'table-scroll' }, table)));
   replaceChildren(root, nodes);
@@ -181,7 +182,7 @@ const REASONS = { contradiction: 'pass and fail on one commit', flip_rate: 'flip
 /** Flaky tests as GET /api/v1/flaky lists them (issue 7: FlakyTest). */
 function flakyTable(tests) {
   return h('div', { class: 'table-scroll' }, h('table', { class: 'table flaky-table' },
-    h('thead', {}, h('tr', {}, ['Test', 'Why', 'Flip rate', 'Passed', 'Failed', 'Contradicting commits', 'Failed at', 'Devices', 'Flaky failures', 'Newest failure']
+    h('thead', {}, h('tr', {}, ['Test', 'Why', 'Flip rate', 'Passed', 'Failed', 'Contradicting commits', 'Failed at', 'Devices', 'First → last flaky failure', 'Newest failure']
       .map((text) => h('th', { text, scope: 'col' })))),
     h('tbody', {}, tests.map((t) => {
       const commits = first(t, 'contradictingCommits') || [];
@@ -199,8 +200,8 @@ function flakyTable(tests) {
         h('td', { class: 'mono small', title: commits.map((c) => (c.commit || c) + (c.passes !== undefined ? ': ' + c.passes + ' passed, ' + c.fails + ' failed' : '')).join('\n') },
           commits.length ? commits.slice(0, 3).map((c) => shortCommit(typeof c === 'string' ? c : c.commit)).join(', ') + (commitCount > 3 ? ' +' + (commitCount - 3) : '') : '—'),
         h('td', { class: 'mono small', text: sites.slice(0, 3).join(', ') + (sites.length > 3 ? ' +' + (sites.length - 3) : '') || '—' }),
-        h('td', { class: 'small' }, devices.length ? devices.map((d) => h('span', { class: 'device-chip', text: (d.device || '(none)') + ' ' + count(d.count) })) : '—'),
-        h('td', { class: 'small', text: relative(first(t, 'firstFlakyFailureAt', 'firstFlakyAt')) + ' → ' + relative(first(t, 'lastFlakyFailureAt', 'lastFlakyAt')) }),
+        h('td', { class: 'small muted', text: devices.length ? devices.map((d) => (d.device || '(none)') + ' ×' + count(d.count)).join(', ') : '—' }),
+        h('td', { class: 'small nowrap', text: relative(first(t, 'firstFlakyFailureAt', 'firstFlakyAt')) + ' → ' + relative(first(t, 'lastFlakyFailureAt', 'lastFlakyAt')) }),
         newestCell(t));
     }))));
 }
