@@ -43,7 +43,7 @@ for _ in $(seq 1 200); do
     port=$(sed -n 's#.*listening on http://127\.0\.0\.1:\([0-9]*\).*#\1#p' "$work/serve.log" | head -1)
     [ -n "$port" ] && break
     kill -0 "$server_pid" 2>/dev/null || break
-    read -r -t 0.05 <> <(:) || true   # a bounded pause between polls, without sleep(1)
+    read -r -t 0.05 <> <(:) || true   # a bounded pause between polls
 done
 if [ -z "$port" ]; then
     echo "browser-tests: failscope serve did not start:" >&2

@@ -513,7 +513,9 @@ def dashboard_is_served_with_a_strict_content_security_policy(ctx):
             if not name.endswith(('.js', '.html')):
                 continue
             text = open(os.path.join(folder, name), encoding='utf-8').read()
-            for forbidden in ('innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', ' style="', 'eval('):
+            # Spelled in pieces so that a grep for these APIs over the repository finds only real uses.
+            for forbidden in ('inner' + 'HTML', 'outer' + 'HTML', 'insertAdjacent' + 'HTML', 'document.' + 'write',
+                              ' style' + '="', 'ev' + 'al(', 'new ' + 'Function('):
                 check(forbidden not in text, '%s uses %s' % (name, forbidden))
 
 
