@@ -26,7 +26,7 @@ trap cleanup EXIT
     >"$work/serve.log" 2>&1 &
 server_pid=$!
 port=""
-for _ in $(seq 1 200); do
+for _ in $(seq 1 600); do  # up to 30 s
     port=$(sed -n 's#.*listening on http://127\.0\.0\.1:\([0-9]*\).*#\1#p' "$work/serve.log" | head -1)
     [ -n "$port" ] && break
     kill -0 "$server_pid" 2>/dev/null || break
