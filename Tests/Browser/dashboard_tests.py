@@ -377,6 +377,25 @@ def hostile_failure_view_renders_text_literally(ctx):
     assert_nothing_ran(ctx)
 
 
+@test
+def failure_view_shows_the_last_passing_screenshot_of_the_same_page(ctx):
+    run = ctx.api.get('/api/v1/runs/flaky-2')
+    failed = next(r for r, _, _ in run_results(run) if r['name'] == 'testSignInFlaky' and r['status'] == 'failed')
+    detail = ctx.api.get('/api/v1/results/%d' % failed['id'])
+    passing = detail.get('lastPassingScreenshot')
+    check(passing is not None, 'the service finds the earlier passing screenshot of LoginPage')
+    ctx.open('#/results/%d' % failed['id'], 'result')
+    wait_until(lambda: ctx.js("const i = document.querySelector('.last-passing img'); return i && i.complete && i.naturalWidth > 0"),
+               message='the last passing screenshot to load')
+    equal(ctx.js("return document.querySelector('.last-passing img').getAttribute('src')"), passing['artifact']['url'],
+          'last passing screenshot')
+    equal(ctx.js("return document.querySelector('.last-passing a').getAttribute('href')"), '#/results/%d' % passing['resultId'],
+          'link to the passing result')
+    # No element tree: the device's width in points (iPhone SE: 375) and the screenshot give the scale.
+    check_screenshot_and_outline(ctx, detail, {'width': 375, 'scale': 1})
+    ctx.shot('04b-failure-with-last-passing.png')
+
+
 # MARK: Test history and pages
 
 

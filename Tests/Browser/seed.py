@@ -151,7 +151,13 @@ def seed_flaky_runs(api, commit='f1a4e0c0ffee5eed0000000000000000000000aa'):
     site = {'file': '/ci/Tests/DemoUITests/LoginTests.swift', 'line': 60}
     broken_site = {'file': '/ci/Tests/DemoUITests/LoginTests.swift', 'line': 71}
     ids = []
-    for index, device in enumerate(['iPhone 15', 'iPhone SE (3rd generation)']):
+    # The passing retry carries a screenshot of LoginPage (as an importer may attach), so the later
+    # failure on LoginPage has a "last passing" screenshot to compare with.
+    passing_png = small_png(color=(225, 245, 230))
+    passing_sha = api.put_png(passing_png)
+    for index, (device, size) in enumerate([('iPhone 15', (393, 852)), ('iPhone SE (3rd generation)', (375, 667))]):
+        failing_png = small_png(size[0], size[1], color=(250, 232, 236))
+        failing_sha = api.put_png(failing_png)
         run_id = 'flaky-%d' % (index + 1)
         started = now - datetime.timedelta(minutes=10 - index)
         api.put_run({'id': run_id, 'project': 'demo', 'branch': 'main', 'commit': commit, 'device': device,
@@ -163,9 +169,13 @@ def seed_flaky_runs(api, commit='f1a4e0c0ffee5eed0000000000000000000000aa'):
                    'elementFrame': {'x': 16, 'y': 263, 'width': 361, 'height': 50}, 'isError': False}
         api.post_results(run_id, [
             {'suite': 'LoginTests', 'name': 'testSignInFlaky', 'attempt': 1, 'status': 'failed', 'duration': 5.2,
-             'startedAt': iso(started + datetime.timedelta(seconds=1)), 'failures': [failure], 'trail': trail},
+             'startedAt': iso(started + datetime.timedelta(seconds=1)), 'failures': [failure], 'trail': trail,
+             'artifacts': [{'sha256': failing_sha, 'kind': 'screenshot', 'byteCount': len(failing_png), 'width': size[0],
+                            'height': size[1]}]},
             {'suite': 'LoginTests', 'name': 'testSignInFlaky', 'attempt': 2, 'status': 'passed', 'duration': 1.1,
-             'startedAt': iso(started + datetime.timedelta(seconds=7)), 'trail': trail},
+             'startedAt': iso(started + datetime.timedelta(seconds=7)), 'trail': trail,
+             'artifacts': [{'sha256': passing_sha, 'kind': 'screenshot', 'byteCount': len(passing_png), 'width': 393,
+                            'height': 852}]},
             {'suite': 'LoginTests', 'name': 'testAlwaysBroken', 'attempt': 1, 'status': 'failed', 'duration': 0.4,
              'startedAt': iso(started + datetime.timedelta(seconds=9)),
              'failures': [dict(failure, message='XCTAssertEqual failed: ("Welcome") is not equal to ("Hello")',

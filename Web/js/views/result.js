@@ -95,7 +95,12 @@ function deviceOf(tree, name, screenshot) {
     return { name: tree.device.name, width: tree.device.width, height: tree.device.height, scale: tree.device.scale, source: 'tree' };
   }
   const known = KNOWN_DEVICES[name];
-  if (known) return { name, ...known, scale: screenshot && screenshot.width ? screenshot.width / known.width : 3, source: 'name' };
+  if (known) {
+    // Points from the device's width; the height follows the screenshot's aspect when it is known.
+    const scale = screenshot && screenshot.width ? screenshot.width / known.width : 3;
+    const height = screenshot && screenshot.height ? screenshot.height / scale : known.height;
+    return { name, width: known.width, height, scale, source: 'name' };
+  }
   const scale = 3;
   const width = screenshot && screenshot.width ? screenshot.width / scale : 393;
   const height = screenshot && screenshot.height ? screenshot.height / scale : 852;
