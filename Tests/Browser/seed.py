@@ -65,12 +65,13 @@ def iso(moment):
     return moment.astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (moment.microsecond // 1000)
 
 
-def small_png(width=393, height=852, color=(240, 240, 245)):
-    """A plain PNG (Pillow); used as the hostile run's screenshot."""
+def small_png(width=393, height=852, color=(240, 240, 245), box=(16, 300, 361, 50)):
+    """A plain 1x PNG (Pillow) with one outlined box `(x, y, width, height)`, standing in for a screen."""
     from PIL import Image, ImageDraw
     image = Image.new('RGB', (width, height), color)
     draw = ImageDraw.Draw(image)
-    draw.rectangle([16, 300, width - 16, 350], outline=(200, 30, 60), width=3)
+    x, y, w, h = box
+    draw.rectangle([x, y, x + w - 1, y + h - 1], outline=(200, 30, 60), width=3)
     buffer = io.BytesIO()
     image.save(buffer, 'PNG')
     return buffer.getvalue()
@@ -91,7 +92,7 @@ def seed_hostile_run(api, run_id='hostile-run'):
          'failures': [{'message': HOSTILE_MESSAGE, 'page': HOSTILE_PAGE, 'action': 'tap(<i>x</i>)',
                        'location': {'file': '/src/<script>.swift', 'line': 7},
                        'callSite': {'file': '/src/XSSTests.swift', 'line': 12},
-                       'elementFrame': {'x': 5, 'y': 100, 'width': 120, 'height': 40}, 'isError': False}],
+                       'elementFrame': {'x': 16, 'y': 300, 'width': 361, 'height': 50}, 'isError': False}],
          'trail': [{'page': HOSTILE_PAGE, 'action': 'tap(<i>x</i>)', 'callSite': {'file': '/src/XSSTests.swift', 'line': 12}}],
          'artifacts': [{'sha256': sha, 'kind': 'screenshot', 'byteCount': len(png), 'width': 393, 'height': 852}],
          'systemOut': '<script>alert(4)</script>'},
@@ -153,10 +154,11 @@ def seed_flaky_runs(api, commit='f1a4e0c0ffee5eed0000000000000000000000aa'):
     ids = []
     # The passing retry carries a screenshot of LoginPage (as an importer may attach), so the later
     # failure on LoginPage has a "last passing" screenshot to compare with.
-    passing_png = small_png(color=(225, 245, 230))
+    passing_png = small_png(color=(225, 245, 230), box=(16, 263, 361, 50))
     passing_sha = api.put_png(passing_png)
     for index, (device, size) in enumerate([('iPhone 15', (393, 852)), ('iPhone SE (3rd generation)', (375, 667))]):
-        failing_png = small_png(size[0], size[1], color=(250, 232, 236))
+        frame = {'x': 16, 'y': 263, 'width': size[0] - 32, 'height': 50}
+        failing_png = small_png(size[0], size[1], color=(250, 232, 236), box=(16, 263, size[0] - 32, 50))
         failing_sha = api.put_png(failing_png)
         run_id = 'flaky-%d' % (index + 1)
         started = now - datetime.timedelta(minutes=10 - index)
@@ -166,7 +168,7 @@ def seed_flaky_runs(api, commit='f1a4e0c0ffee5eed0000000000000000000000aa'):
                  {'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site}]
         failure = {'message': 'LoginPage: timed out after 5 s waiting until StaticText matching \'hello.title\' exists',
                    'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site, 'location': site,
-                   'elementFrame': {'x': 16, 'y': 263, 'width': 361, 'height': 50}, 'isError': False}
+                   'elementFrame': frame, 'isError': False}
         api.post_results(run_id, [
             {'suite': 'LoginTests', 'name': 'testSignInFlaky', 'attempt': 1, 'status': 'failed', 'duration': 5.2,
              'startedAt': iso(started + datetime.timedelta(seconds=1)), 'failures': [failure], 'trail': trail,
