@@ -3,7 +3,7 @@
 // site, the page trail, and the last passing screenshot of the same page when there is one.
 import { h, replaceChildren, route, seg, debounce } from '../dom.js';
 import { api, getArtifactJSON } from '../api.js';
-import { STATUS_LABEL, dateTime, duration, fileLine, qualifiedAction, shortCommit, testTitle } from '../format.js';
+import { STATUS_LABEL, dateTime, duration, fileLine, plural, qualifiedAction, shortCommit, testTitle } from '../format.js';
 import { emptyState, fact, heading, section, statusBadge } from '../ui.js';
 
 /** Screen sizes in points of the simulated devices, for screenshots whose element tree is missing. */
@@ -198,7 +198,7 @@ function treePanel(tree, stage, frame) {
     row.item = item;
     list.appendChild(item);
   }
-  const info = h('span', { class: 'muted small', text: rows.length + ' elements' });
+  const info = h('span', { class: 'muted small', text: plural(rows.length, 'element') });
   const search = h('input', { type: 'search', class: 'search tree-search', placeholder: 'Identifier, label or type…', attrs: { 'aria-label': 'Search the element tree' } });
   const filter = () => {
     const terms = search.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -213,7 +213,7 @@ function treePanel(tree, stage, frame) {
       }
     }
     for (const row of rows) row.item.hidden = !keep.has(row);
-    info.textContent = terms.length ? matches + ' of ' + rows.length + ' elements match' : rows.length + ' elements';
+    info.textContent = terms.length ? matches + ' of ' + plural(rows.length, 'element') + ' match' : plural(rows.length, 'element');
   };
   search.addEventListener('input', debounce(filter, 80));
   search.addEventListener('search', filter);
@@ -251,7 +251,7 @@ function trailSection(trail, failure) {
     }
     if (failing < 0) failing = trail.length - 1;
   }
-  return section('Page trail', h('span', { class: 'muted small', text: trail.length + ' steps, in order' }),
+  return section('Page trail', h('span', { class: 'muted small', text: plural(trail.length, 'step') + ', in order' }),
     h('ol', { class: 'trail' }, trail.map((step, index) => h('li', { class: ['trail-step', index === failing && 'is-failing', !step.action && 'is-enter'] },
       h('span', { class: 'trail-page', text: step.page }),
       step.action ? h('code', { class: 'trail-action', text: step.action }) : h('span', { class: 'muted small', text: 'entered' }),

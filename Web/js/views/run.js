@@ -3,7 +3,7 @@
 // Large runs stay smooth: failure cards and collapsed rows are rendered a page at a time.
 import { h, replaceChildren, route, seg, safeHref, debounce } from '../dom.js';
 import { api } from '../api.js';
-import { STATUS_LABEL, count, dateTime, duration, isFailing, fileLine, passRate, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
+import { STATUS_LABEL, count, dateTime, duration, fileLine, isFailing, passRate, plural, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
 import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
 
 const FAILURE_PAGE = 60;
@@ -149,7 +149,7 @@ function failureGroups(failing, state, update) {
   }
   const container = h('section', { class: 'failures', attrs: { 'aria-label': 'Failures' } },
     h('div', { class: 'section-title' }, h('h2', { text: 'Failures' }),
-      h('span', { class: 'muted', text: count(failing.length) + ' failing results on ' + count(pages.size) + (pages.size === 1 ? ' page' : ' pages') })));
+      h('span', { class: 'muted', text: plural(failing.length, 'failing result') + ' on ' + plural(pages.size, 'page') })));
   let budget = state.failureBudget;
   const lazy = actionLoader();
   for (const [pageName, sites] of pages) {
@@ -168,7 +168,7 @@ function failureGroups(failing, state, update) {
         h('div', { class: 'callsite-head' },
           h('code', { class: 'callsite', title: site.callSite ? site.callSite.file + ':' + site.callSite.line : 'no call site recorded',
             text: site.callSite ? fileLine(site.callSite) : 'call site unknown' }),
-          h('span', { class: 'muted small', text: count(site.entries.length) + (site.entries.length === 1 ? ' failure' : ' failures') })),
+          h('span', { class: 'muted small', text: plural(site.entries.length, 'failure') })),
         cards);
       for (const e of site.entries) {
         if (budget-- <= 0) break;
