@@ -219,6 +219,22 @@ def runs_to_run_shows_failures_grouped_by_page_then_call_site(ctx):
 
 
 @test
+def back_from_a_failure_returns_to_the_run_where_it_was(ctx):
+    ctx.open('#/runs/' + LARGE_RUN, 'run')
+    ctx.js("document.querySelectorAll('.failure-card')[40].scrollIntoView({block: 'center'})")
+    scrolled = ctx.js('return window.scrollY')
+    check(scrolled > 500, 'scrolled down the run (%r)' % scrolled)
+    ctx.driver.find_elements(By.CSS_SELECTOR, '.failure-card a.test-name')[40].click()
+    wait_for_view(ctx.driver, 'result')
+    equal(ctx.js('return window.scrollY'), 0, 'a new view starts at the top')
+    started = time.monotonic()
+    ctx.driver.back()
+    wait_for_view(ctx.driver, 'run')
+    print('    back to the %d-result run in %.0f ms' % (LARGE_COUNT, (time.monotonic() - started) * 1000))
+    near(ctx.js('return window.scrollY'), scrolled, 2, 'scroll position restored')
+
+
+@test
 def large_run_renders_pages_of_results(ctx):
     detail = ctx.api.get('/api/v1/runs/' + LARGE_RUN)
     failing = [r for r, _, _ in run_results(detail) if r['status'] in ('failed', 'error')]

@@ -79,9 +79,24 @@ export function apiPaths() {
   return capabilities;
 }
 
+/**
+ * The newest run detail, kept for a few seconds so that going back from a failure to a run of
+ * thousands of results is instant; a finished run's detail does not change.
+ */
+const RUN_CACHE_MS = 15000;
+let runCache = null;
+
+async function runDetail(id, options) {
+  const now = Date.now();
+  if (runCache && runCache.id === id && now - runCache.at < RUN_CACHE_MS) return runCache.detail;
+  const detail = await getJSON('/api/v1/runs/' + encodeURIComponent(id), options);
+  runCache = { id, at: now, detail };
+  return detail;
+}
+
 export const api = {
   runs: (query, options) => getJSON('/api/v1/runs' + queryString(query), options),
-  run: (id, options) => getJSON('/api/v1/runs/' + encodeURIComponent(id), options),
+  run: runDetail,
   result: (id, options) => getJSON('/api/v1/results/' + encodeURIComponent(id), options),
   history: (testId, query, options) =>
     getJSON('/api/v1/tests/' + encodeURIComponent(testId) + '/history' + queryString(query), options),
