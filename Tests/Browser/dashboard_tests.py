@@ -227,6 +227,16 @@ def back_from_a_failure_returns_to_the_run_where_it_was(ctx):
     ctx.driver.find_elements(By.CSS_SELECTOR, '.failure-card a.test-name')[40].click()
     wait_for_view(ctx.driver, 'result')
     equal(ctx.js('return window.scrollY'), 0, 'a new view starts at the top')
+    # Coming from the run, the failure view steps through the run's failures in the run's order.
+    order = [r['id'] for r, _, _ in run_results(ctx.api.get('/api/v1/runs/' + LARGE_RUN)) if r['status'] in ('failed', 'error')]
+    current = int(ctx.js('return location.hash').split('/')[-1])
+    check(str(order.index(current) + 1) + ' of ' + str(len(order)) in ctx.driver.find_element(By.CSS_SELECTOR, '.stepper').text,
+          'position among the failures')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.stepper [data-step=next]').click()
+    wait_until(lambda: ctx.js('return location.hash') == '#/results/%d' % order[order.index(current) + 1], message='next failure')
+    wait_for_view(ctx.driver, 'result')
+    ctx.driver.back()
+    wait_for_view(ctx.driver, 'result')
     started = time.monotonic()
     ctx.driver.back()
     wait_for_view(ctx.driver, 'run')

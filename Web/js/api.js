@@ -94,6 +94,11 @@ async function runDetail(id, options) {
   return detail;
 }
 
+/** The kept detail of run `id`, or null: lets the failure view step through a run's failures for free. */
+export function cachedRun(id) {
+  return runCache && runCache.id === id && Date.now() - runCache.at < RUN_CACHE_MS * 20 ? runCache.detail : null;
+}
+
 export const api = {
   runs: (query, options) => getJSON('/api/v1/runs' + queryString(query), options),
   run: runDetail,

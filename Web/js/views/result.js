@@ -2,7 +2,7 @@
 // element tree beside it (search; hovering a node outlines its element), failure location and call
 // site, the page trail, and the last passing screenshot of the same page when there is one.
 import { h, replaceChildren, route, seg, debounce } from '../dom.js';
-import { api, getArtifactJSON } from '../api.js';
+import { api, cachedRun, getArtifactJSON } from '../api.js';
 import { STATUS_LABEL, dateTime, duration, fileLine, plural, qualifiedAction, shortCommit, testTitle } from '../format.js';
 import { emptyState, fact, heading, section, statusBadge } from '../ui.js';
 
@@ -30,13 +30,15 @@ export async function renderResult({ root, params: [resultId], signal }) {
       [run.project + (run.branch ? ' · ' + run.branch : '') + ' · ' + shortCommit(run.commit), route('/runs/' + seg(run.id))]],
     testTitle(result), statusBadge(result.status),
     result.attempt > 1 ? h('span', { class: 'badge subtle', text: 'attempt ' + result.attempt }) : null);
+  const stepper = failureStepper(run.id, result.id);
   const meta = h('div', { class: 'result-meta' },
     h('span', { class: 'suite', text: result.suite }),
     h('span', { text: result.device || run.device || 'unknown device' }),
     h('span', { text: duration(result.duration) }),
     h('span', { title: result.startedAt || '', text: dateTime(result.startedAt || run.startedAt) }),
     h('a', { href: route('/tests/' + seg(result.testId)), class: 'button small', text: 'Test history' }),
-    h('a', { href: route('/runs/' + seg(run.id)), class: 'button small subtle', text: 'Back to run' }));
+    h('a', { href: route('/runs/' + seg(run.id)), class: 'button small subtle', text: 'Back to run' }),
+    stepper);
 
   const nodes = [header, meta];
   if (failures.length) nodes.push(failureSummary(failures));
@@ -82,6 +84,30 @@ function failureSummary(failures) {
       fact('Page', failure.page ? h('a', { href: route('/pages/' + seg(failure.page)), class: 'mono', text: failure.page }) : '—'),
       wide(fact('Action', failure.action ? h('code', { class: 'action', text: qualifiedAction(failure.page, failure.action) }) : '—')),
       fact('Kind', failure.isError ? 'error (thrown)' : 'assertion failure')))));
+}
+
+/**
+ * "‹ previous · 3 of 12 failures · next ›" through the run's failures in the run view's order, when
+ * the run's detail is at hand (the user came from the run); nothing otherwise.
+ */
+function failureStepper(runId, resultId) {
+  const detail = cachedRun(runId);
+  if (!detail) return null;
+  const failing = [];
+  for (const group of detail.pages) {
+    for (const site of group.callSites) {
+      for (const r of site.results) if (r.status === 'failed' || r.status === 'error') failing.push(r.id);
+    }
+  }
+  const index = failing.indexOf(resultId);
+  if (index < 0 || failing.length < 2) return null;
+  const link = (offset, label) => {
+    const target = failing[index + offset];
+    return target === undefined ? h('span', { class: 'muted', text: label })
+      : h('a', { href: route('/results/' + seg(target)), class: 'step-link', dataset: { step: offset < 0 ? 'previous' : 'next' }, text: label });
+  };
+  return h('span', { class: 'stepper' }, link(-1, '‹ previous'),
+    h('span', { class: 'muted', text: (index + 1) + ' of ' + failing.length + ' failures' }), link(1, 'next ›'));
 }
 
 function wide(element) {
