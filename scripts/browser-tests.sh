@@ -5,7 +5,7 @@
 # Tests/Browser/dashboard_tests.py in headless Chromium. PNGs of every view go to test-output/browser/.
 # Prints `N passed, M failed` last; exits non-zero on any failure. Stops the server it started.
 #
-# Needs: chromium, chromium-driver (Debian), python3 with selenium (and pillow for the seed).
+# Needs: chromium, chromium-driver (Debian), python3 with selenium (PyPI).
 # Options: BROWSER_TESTS_SKIP_BUILD=1 skips `swift build --build-tests`; arguments name tests to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ root=$(pwd)
 for tool in chromium chromedriver python3; do
     command -v "$tool" >/dev/null || { echo "browser-tests: $tool is not installed (apt-get install chromium chromium-driver python3)" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
-python3 -c 'import selenium, PIL' 2>/dev/null || { echo "browser-tests: python3 -m pip install selenium pillow" >&2; echo "0 passed, 1 failed"; exit 1; }
+python3 -c 'import selenium' 2>/dev/null || { echo "browser-tests: python3 -m pip install selenium" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 if [ "${BROWSER_TESTS_SKIP_BUILD:-0}" != 1 ]; then
     swift build --build-tests -Xswiftc -warnings-as-errors >&2

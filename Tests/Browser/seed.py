@@ -5,11 +5,12 @@ Used by the browser tests (scripts/browser-tests.sh) and the dashboard benchmark
 """
 import datetime
 import hashlib
-import io
 import json
 import random
+import struct
 import urllib.error
 import urllib.request
+import zlib
 
 HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 HOSTILE_MESSAGE = 'expected "ok" but got </script><script>alert(1)</script> & <b>bold</b>'
@@ -66,15 +67,23 @@ def iso(moment):
 
 
 def small_png(width=393, height=852, color=(240, 240, 245), box=(16, 300, 361, 50)):
-    """A plain 1x PNG (Pillow) with one outlined box `(x, y, width, height)`, standing in for a screen."""
-    from PIL import Image, ImageDraw
-    image = Image.new('RGB', (width, height), color)
-    draw = ImageDraw.Draw(image)
+    """A plain 1x RGB PNG with one 3-pixel outlined box `(x, y, width, height)`, standing in for a
+    screen. Written with zlib alone (PNG specification, ISO/IEC 15948: IHDR, IDAT, IEND; filter 0)."""
     x, y, w, h = box
-    draw.rectangle([x, y, x + w - 1, y + h - 1], outline=(200, 30, 60), width=3)
-    buffer = io.BytesIO()
-    image.save(buffer, 'PNG')
-    return buffer.getvalue()
+    outline = (200, 30, 60)
+    plain = bytes(color) * width
+    def row(r):
+        if r < y or r >= y + h:
+            return plain
+        if r < y + 3 or r >= y + h - 3:
+            return bytes(color) * x + bytes(outline) * w + bytes(color) * (width - x - w)
+        return (bytes(color) * x + bytes(outline) * 3 + bytes(color) * (w - 6) + bytes(outline) * 3
+                + bytes(color) * (width - x - w))
+    raw = b''.join(b'\x00' + row(r) for r in range(height))
+    def chunk(kind, data):
+        return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xffffffff)
+    return (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 2, 0, 0, 0))
+            + chunk(b'IDAT', zlib.compress(raw, 6)) + chunk(b'IEND', b''))
 
 
 def seed_hostile_run(api, run_id='hostile-run'):
