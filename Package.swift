@@ -50,7 +50,8 @@ let package = Package(
             dependencies: ["FailscopeClient", "FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"],
             swiftSettings: [.enableExperimentalFeature("SymbolLinkageMarkers")]
         ),
-        .target(name: "FailscopeImport", dependencies: ["FailscopeModel"]),
+        // Streams reports of any size byte by byte: optimized even in debug, like the rasterizer.
+        .target(name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"], swiftSettings: optimizedInDebug),
 
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
@@ -60,6 +61,7 @@ let package = Package(
             name: "FailscopeService",
             dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
         ),
+        .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
 
         .executableTarget(
             name: "failscope",
@@ -76,12 +78,15 @@ let package = Package(
             exclude: ["References"]  // reference PNGs, read from the source tree (see ReferenceImages.swift)
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
-        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel"]),
+        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
-        .testTarget(name: "FailscopeReporterTests", dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel"]),
+        .testTarget(
+            name: "FailscopeReporterTests",
+            dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI"]
+        ),
         .testTarget(
             name: "DemoUITests",
             dependencies: ["PageObjects", "SimulatedUI", "DemoApp", "DemoAccessibility", "FailscopeReporter"]

@@ -41,3 +41,10 @@ static inline uint16_t fs_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
+
+/* The peer address of a connection, or NULL. */
+static inline const struct sockaddr *fs_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info ? info->client_addr : NULL;
+}

@@ -61,6 +61,51 @@ static void fs_write_fn(png_structp png, png_bytep bytes, size_t length) {
 
 static void fs_flush_fn(png_structp png) { (void)png; }
 
+/// Sum of |signed byte| of a row filtered with NONE, SUB or UP, reading only the colour bytes of
+/// `bpp`-byte source pixels (3 of them); stops early once it exceeds `limit`.
+static uint64_t fs_filter_cost(const uint8_t *row, const uint8_t *prev, uint32_t width, int bpp, int filter,
+                               uint64_t limit) {
+    uint64_t sum = 0;
+    for (uint32_t x = 0; x < width; x++) {
+        const uint8_t *p = row + (size_t)x * bpp;
+        for (int c = 0; c < 3; c++) {
+            uint8_t v = p[c];
+            if (filter == PNG_FILTER_VALUE_SUB) v = (uint8_t)(v - (x > 0 ? p[c - bpp] : 0));
+            else if (filter == PNG_FILTER_VALUE_UP) v = (uint8_t)(v - prev[(size_t)x * bpp + c]);
+            sum += v < 128 ? v : 256 - v;
+        }
+        if (sum > limit) return sum;
+    }
+    return sum;
+}
+
+static int fs_rows_equal(const uint8_t *a, const uint8_t *b, uint32_t width, int bpp) {
+    if (bpp == 3) return memcmp(a, b, (size_t)width * 3) == 0;
+    for (uint32_t x = 0; x < width; x++) {
+        if (memcmp(a + (size_t)x * 4, b + (size_t)x * 4, 3) != 0) return 0;
+    }
+    return 1;
+}
+
+/// The libpng filter mask for one row under a FS_PNG_FILTER_PER_ROW_* mode.
+static int fs_choose_filter(int mode, const uint8_t *row, const uint8_t *prev, uint32_t width, int bpp) {
+    if (prev == NULL) return mode == FS_PNG_FILTER_PER_ROW_REPEAT_UP ? PNG_FILTER_NONE : PNG_FILTER_SUB;
+    if (fs_rows_equal(row, prev, width, bpp)) return PNG_FILTER_UP;
+    if (mode == FS_PNG_FILTER_PER_ROW_REPEAT_UP) return PNG_FILTER_NONE;
+    uint64_t best = fs_filter_cost(row, prev, width, bpp, PNG_FILTER_VALUE_SUB, UINT64_MAX);
+    int choice = PNG_FILTER_SUB;
+    uint64_t up = fs_filter_cost(row, prev, width, bpp, PNG_FILTER_VALUE_UP, best);
+    if (up < best) {
+        best = up;
+        choice = PNG_FILTER_UP;
+    }
+    if (mode == FS_PNG_FILTER_PER_ROW_NONE_SUB_UP) {
+        uint64_t none = fs_filter_cost(row, prev, width, bpp, PNG_FILTER_VALUE_NONE, best);
+        if (none < best) choice = PNG_FILTER_NONE;
+    }
+    return choice;
+}
+
 int fs_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
                   int bytes_per_pixel, int level, int filters, int strategy,
                   uint8_t **out_data, size_t *out_size, char *message, size_t message_capacity) {
@@ -103,10 +148,25 @@ int fs_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
     png_set_compression_level(png, level);
     png_set_compression_strategy(png, strategy);
     png_set_compression_buffer_size(png, 256 * 1024);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    int per_row = filters & (FS_PNG_FILTER_PER_ROW_NONE_SUB_UP | FS_PNG_FILTER_PER_ROW_SUB_UP |
+                             FS_PNG_FILTER_PER_ROW_REPEAT_UP);
+    // Per-row choice: every filter enabled at the start so libpng keeps the previous row.
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, per_row ? PNG_ALL_FILTERS : (filters & PNG_ALL_FILTERS));
     png_write_info(png, info);
     if (bytes_per_pixel == 4) png_set_filler(png, 0, PNG_FILLER_AFTER);  // RGBX in, RGB out.
-    png_write_image(png, rows);
+    if (per_row) {
+        for (uint32_t y = 0; y < height; y++) {
+            // libpng allocates its previous-row buffer at the first png_write_row, from the filters
+            // enabled then: the first row keeps all of them (libpng picks its filter).
+            if (y > 0) {
+                png_set_filter(png, PNG_FILTER_TYPE_BASE,
+                               fs_choose_filter(per_row, rows[y], rows[y - 1], width, bytes_per_pixel));
+            }
+            png_write_row(png, rows[y]);
+        }
+    } else {
+        png_write_image(png, rows);
+    }
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     free(rows);

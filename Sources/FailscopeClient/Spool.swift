@@ -7,7 +7,7 @@ import Foundation
 /// Layout (one folder a run, every file written atomically by `AtomicFile`):
 /// ```
 /// SPOOL/<runId>/run.json                  the Run (rewritten when it changes)
-/// SPOOL/<runId>/results/<seq>-<key>.json  one TestResult a file, removed once the server has it
+/// SPOOL/<runId>/results/<seq>-<key>.json  a ResultBatch a file, removed once the server has it
 /// SPOOL/<runId>/artifacts/<sha256>.png    screenshots; .json for element trees
 /// SPOOL/<runId>/finish.json               RunFinish, written when the bundle finished
 /// ```
@@ -45,15 +45,16 @@ public struct Spool: Sendable {
         try AtomicFile.write(try WireCoding.encoder().encode(run), to: folder.appendingPathComponent("run.json"))
     }
 
-    /// Appends a result to a run; returns the file it went to.
+    /// Appends results to a run as one batch file (one fsync however many results: the reporter
+    /// groups the results that finish while the previous batch is being written); returns the file.
     @discardableResult
-    public func write(_ result: TestResult, runID: String) throws -> URL {
+    public func write(_ results: [TestResult], runID: String) throws -> URL {
         let folder = folder(of: runID).appendingPathComponent("results", isDirectory: true)
         try prepare(folder)
         let sequence = String(UInt64(Date().timeIntervalSince1970 * 1_000_000), radix: 10)
-        let key = SHA256.hex(of: Data(result.resultKey.utf8)).prefix(16)
+        let key = SHA256.hex(of: Data(results.map(\.resultKey).joined(separator: "\n").utf8)).prefix(16)
         let url = folder.appendingPathComponent("\(sequence)-\(key).json")
-        try AtomicFile.write(try WireCoding.encoder().encode(result), to: url)
+        try AtomicFile.write(try WireCoding.encoder().encode(ResultBatch(results: results)), to: url)
         return url
     }
 

@@ -79,26 +79,23 @@ public struct Uploader: Sendable {
             }
             spool.remove(file)
         }
-        var index = 0
-        while index < pending.resultFiles.count {
-            let files = Array(pending.resultFiles[index..<min(index + batchSize, pending.resultFiles.count)])
-            index += files.count
-            var results: [TestResult] = []
-            var readable: [URL] = []
-            for file in files {
-                guard let data = try? Data(contentsOf: file) else { continue }  // sent and removed by another process
-                do {
-                    results.append(try WireCoding.decoder().decode(TestResult.self, from: data))
-                    readable.append(file)
-                } catch {
-                    report.problems.append("\(file.path) is not a result (\(error)); left in the spool")
-                }
+        for file in pending.resultFiles {
+            guard let data = try? Data(contentsOf: file) else { continue }  // sent and removed by another process
+            let results: [TestResult]
+            do {
+                results = try WireCoding.decoder().decode(ResultBatch.self, from: data).results
+            } catch {
+                report.problems.append("\(file.path) is not a result batch (\(error)); left in the spool")
+                continue
             }
-            guard !results.isEmpty else { continue }
-            let batch = ResultBatch(results: results)
-            try await retrying(until: deadline) { try await api.postResults(runID: run.id, batch: batch) }
+            var start = 0
+            while start < results.count {
+                let batch = ResultBatch(results: Array(results[start..<min(start + batchSize, results.count)]))
+                try await retrying(until: deadline) { try await api.postResults(runID: run.id, batch: batch) }
+                start += batch.results.count
+            }
             report.results += results.count
-            readable.forEach(spool.remove)
+            spool.remove(file)
         }
         if let finish = pending.finish, remainingFiles(in: pending) == 0 {
             try await retrying(until: deadline) { try await api.finishRun(runID: run.id, finish: finish) }

@@ -22,6 +22,17 @@ public enum FailscopeReporter {
         state.registerOnce { XCTestObservationCenter.shared.addTestObserver(observer) }
     }
 
+    /// Uploads whatever the recorder holds when the process exits (Swift Testing has no bundle end).
+    public static func finishAtExit() {
+        state.installExitHookOnce {
+            atexit {
+                if let line = FailscopeReporter.recorder?.finish() {
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                }
+            }
+        }
+    }
+
     /// The load-time entry point: registers only inside an XCTest runner process.
     static func registerAtLoad() {
         let process = ProcessInfo.processInfo
@@ -46,6 +57,14 @@ private final class RegistrationState: @unchecked Sendable {
     }()
 
     lazy var observer: FailscopeObserver? = lock.withLock { recorder.map(FailscopeObserver.init) }
+
+    func installExitHookOnce(_ body: () -> Void) {
+        let first = lock.withLock {
+            defer { exitHookInstalled = true }
+            return !exitHookInstalled
+        }
+        if first { body() }
+    }
 
     func registerOnce(_ body: () -> Void) {
         let first = lock.withLock {

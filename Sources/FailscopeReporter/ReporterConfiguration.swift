@@ -13,6 +13,7 @@ import Foundation
 /// | `FAILSCOPE_RUN_ID` | run id shared by several processes or jobs | derived from the `swift test` process |
 /// | `FAILSCOPE_DISABLED` | `1`/`true`/`yes` turns the reporter off | off |
 /// | `FAILSCOPE_BRANCH`, `FAILSCOPE_COMMIT` | override CI/git detection | detected |
+/// | `FAILSCOPE_UPLOAD_RETRY_SECONDS` | how long the bundle end retries an unreachable service | 20 |
 public struct ReporterConfiguration: Sendable {
     public var serviceURL: URL?
     public var token: String?
@@ -21,6 +22,8 @@ public struct ReporterConfiguration: Sendable {
     public var runID: String
     public var isDisabled: Bool
     public var ci: CIEnvironment
+    /// Seconds the bundle end keeps retrying the upload before leaving the rest in the spool.
+    public var uploadRetrySeconds: Double = 20
 
     public init(
         serviceURL: URL?, token: String?, project: String, spoolDirectory: URL, runID: String, isDisabled: Bool = false,
@@ -48,10 +51,14 @@ public struct ReporterConfiguration: Sendable {
         let disabled = value("FAILSCOPE_DISABLED").map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
         let spool = value("FAILSCOPE_SPOOL") ?? ".failscope/spool"
         let runID = value("FAILSCOPE_RUN_ID").flatMap { Run.isValidID($0) ? $0 : nil } ?? RunIdentity.derived()
-        return ReporterConfiguration(
+        var configuration = ReporterConfiguration(
             serviceURL: value("FAILSCOPE_URL").flatMap(URL.init(string:)), token: value("FAILSCOPE_TOKEN"),
             project: value("FAILSCOPE_PROJECT") ?? workingDirectory.lastPathComponent,
             spoolDirectory: URL(fileURLWithPath: spool, relativeTo: workingDirectory).standardizedFileURL,
             runID: runID, isDisabled: disabled, ci: disabled ? ci : ci.fillingFromGit())
+        if let seconds = value("FAILSCOPE_UPLOAD_RETRY_SECONDS").flatMap(Double.init), seconds >= 0 {
+            configuration.uploadRetrySeconds = seconds
+        }
+        return configuration
     }
 }

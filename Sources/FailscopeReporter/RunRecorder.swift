@@ -33,6 +33,7 @@ public final class RunRecorder: @unchecked Sendable {
 
     public let configuration: ReporterConfiguration
     public let spool: Spool
+    private let writer: ResultWriter
     private let capture: any ScreenCapture
     private let trail: PageTrail
     private let api: (any IngestAPI)?
@@ -43,6 +44,7 @@ public final class RunRecorder: @unchecked Sendable {
     private var screenshots = 0
     private var problems: [String] = []
     private var startedAt = Date()
+    private var unfinishedResults = 0
 
     public init(
         configuration: ReporterConfiguration, capture: any ScreenCapture, api: (any IngestAPI)?,
@@ -50,6 +52,7 @@ public final class RunRecorder: @unchecked Sendable {
     ) {
         self.configuration = configuration
         self.spool = Spool(directory: configuration.spoolDirectory)
+        self.writer = ResultWriter(spool: spool, runID: configuration.runID)
         self.capture = capture
         self.api = api
         self.trail = trail
@@ -116,7 +119,12 @@ public final class RunRecorder: @unchecked Sendable {
         }
     }
 
-    /// The test ended: its result goes to the spool.
+    /// The failures recorded in `test` so far.
+    public func failures(of test: ActiveTest) -> [Failure] {
+        lock.withLock { test.failures }
+    }
+
+    /// The test ended: its result goes to the spool (written in the background; see `ResultWriter`).
     public func testDidFinish(_ test: ActiveTest, status: TestStatus, duration: Double?, skipReason: String? = nil) {
         let result = TestResult(
             suite: test.suite, name: test.name, arguments: test.arguments, attempt: test.attempt, status: status,
@@ -125,11 +133,10 @@ public final class RunRecorder: @unchecked Sendable {
             trail: trail.steps.map {
                 TrailStep(page: $0.page, action: $0.action, callSite: SourceLocation(file: $0.file, line: $0.line))
             }, artifacts: lock.withLock { test.artifacts })
-        do {
-            try spool.write(result, runID: configuration.runID)
-            lock.withLock { counts[status, default: 0] += 1 }
-        } catch {
-            note("cannot write \(test.suite).\(test.name) to the spool at \(spool.directory.path): \(error)")
+        writer.append(result)
+        lock.withLock {
+            counts[status, default: 0] += 1
+            unfinishedResults += 1
         }
     }
 
@@ -150,10 +157,15 @@ public final class RunRecorder: @unchecked Sendable {
     // MARK: The end
 
     /// Marks the run finished in the spool, uploads it (blocking, bounded by the uploader's retry
-    /// window) and returns the summary line. Does nothing when no test ran.
-    public func finish(retryWindow: Double = 20) -> String? {
-        let (ran, recorded) = lock.withLock { (runWritten, counts) }
-        guard ran else { return nil }
+    /// window) and returns the summary line. Does nothing when no test finished since the last call
+    /// (the XCTest bundle end and the process exit may both call it).
+    public func finish() -> String? {
+        let (ran, recorded, fresh) = lock.withLock {
+            defer { unfinishedResults = 0 }
+            return (runWritten, counts, unfinishedResults)
+        }
+        guard ran, fresh > 0 else { return nil }
+        for problem in writer.flush() { note(problem) }
         do {
             try spool.markFinished(runID: configuration.runID, at: Date())
         } catch {
@@ -161,7 +173,7 @@ public final class RunRecorder: @unchecked Sendable {
         }
         var destination: String
         if let api {
-            let uploader = Uploader(api: api, spool: spool, retryWindow: retryWindow)
+            let uploader = Uploader(api: api, spool: spool, retryWindow: configuration.uploadRetrySeconds)
             let report = Self.blocking { await uploader.upload(runID: self.configuration.runID) }
             if report.remainingFiles == 0 && report.problems.isEmpty {
                 destination = "uploaded to \(api.dashboardURL(runID: configuration.runID))"

@@ -123,7 +123,7 @@ struct Handlers: Sendable {
         guard let detail = try store.runDetail(runID) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
         }
-        return try Self.json(detail)
+        return .bytes(RunDetailJSON.encode(detail), contentType: "application/json", headers: ["Cache-Control": "no-store"])
     }
 
     func resultDetail(_ request: Request) throws -> Response {

@@ -69,6 +69,7 @@ extension FailscopeStore {
                         run.branch, run.commit, run.device, startedAt, run.id, run.branch, run.commit, run.device,
                         startedAt,
                     ])
+                if db.changes > 0 { try FlakySummaries.rebuild(db, testsOfRun: run.id) }
                 try refreshStatus(db, runID: run.id)
                 return .updated
             }
@@ -114,6 +115,7 @@ extension FailscopeStore {
                 else { throw StoreError.runNotFound(runID) }
                 var outcome = BatchOutcome(inserted: 0, duplicates: 0)
                 var added: [TestStatus: Int] = [:]
+                var failingDelta = 0
                 for result in batch.results {
                     let testID = TestIdentity.id(
                         project: run.project, suite: result.suite, name: result.name, arguments: result.arguments)
@@ -127,6 +129,17 @@ extension FailscopeStore {
                         INSERT INTO tests (id, project, suite, name, arguments, first_seen_at) VALUES (?, ?, ?, ?, ?, ?)
                         ON CONFLICT (id) DO NOTHING
                         """, [testID, run.project, result.suite, result.name, result.arguments ?? "", nowMs])
+                    // The test's latest attempt so far in this run (the unique index's key range of the test),
+                    // to keep failing_test_count exact without re-reading the whole run.
+                    let keyStem = [result.suite, result.name, result.arguments ?? "", result.device ?? ""]
+                        .joined(separator: "\u{1F}")
+                    let previous = try db.queryFirst(
+                        """
+                        SELECT attempt, status IN ('failed', 'error') FROM results
+                        WHERE run_id = ? AND result_key > ? AND result_key < ? AND test_id = ? AND device IS ?
+                        ORDER BY attempt DESC LIMIT 1
+                        """, [runID, keyStem + "\u{1F}", keyStem + "\u{20}", testID, result.device ?? run.device]
+                    ) { (attempt: $0.int(0), failing: $0.int(1) != 0) }
                     try db.run(
                         """
                         INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device,
@@ -148,22 +161,33 @@ extension FailscopeStore {
                     let resultID = db.lastInsertRowID
                     outcome.inserted += 1
                     added[result.status, default: 0] += 1
+                    if previous == nil || result.attempt > previous!.attempt {
+                        failingDelta += (result.status.outcome == .fail ? 1 : 0) - (previous?.failing == true ? 1 : 0)
+                    }
                     try insertDetails(db, resultID: resultID, result: result)
+                    try FlakySummaries.record(
+                        db,
+                        .init(
+                            resultID: resultID, testID: testID, project: run.project, suite: result.suite,
+                            branch: run.branch, commit: run.commit, device: result.device ?? run.device, page: page,
+                            callSite: callSite.map { ($0.file, $0.line) }, status: result.status.rawValue,
+                            ranAt: startedAt ?? run.startedAt))
                 }
                 if outcome.inserted > 0 {
                     try db.run(
                         """
-                        UPDATE runs SET result_count = result_count + ?, passed_count = passed_count + ?,
-                            failed_count = failed_count + ?, error_count = error_count + ?,
-                            skipped_count = skipped_count + ?, expected_failure_count = expected_failure_count + ?,
-                            updated_at = ?
-                        WHERE id = ?
+                        UPDATE runs SET result_count = result_count + ?2, passed_count = passed_count + ?3,
+                            failed_count = failed_count + ?4, error_count = error_count + ?5,
+                            skipped_count = skipped_count + ?6, expected_failure_count = expected_failure_count + ?7,
+                            failing_test_count = failing_test_count + ?1, updated_at = ?8,
+                            status = CASE WHEN finished_at IS NULL THEN 'incomplete'
+                                WHEN failing_test_count + ?1 > 0 THEN 'failed' ELSE 'passed' END
+                        WHERE id = ?9
                         """,
                         [
-                            outcome.inserted, added[.passed] ?? 0, added[.failed] ?? 0, added[.error] ?? 0,
-                            added[.skipped] ?? 0, added[.expectedFailure] ?? 0, nowMs, runID,
+                            failingDelta, outcome.inserted, added[.passed] ?? 0, added[.failed] ?? 0,
+                            added[.error] ?? 0, added[.skipped] ?? 0, added[.expectedFailure] ?? 0, nowMs, runID,
                         ])
-                    try refreshStatus(db, runID: runID)
                 }
                 return outcome
             }

@@ -24,6 +24,20 @@ public struct AccessLogEntry: Sendable, Equatable {
     /// For a 500 made from a non-``HTTPError``: the error's description (for operators only, never sent).
     public let error: String?
 
+    public init(
+        method: HTTPMethod, path: String, route: String, status: Int, bytes: Int, nanoseconds: UInt64,
+        requestID: String, error: String?
+    ) {
+        self.method = method
+        self.path = path
+        self.route = route
+        self.status = status
+        self.bytes = bytes
+        self.nanoseconds = nanoseconds
+        self.requestID = requestID
+        self.error = error
+    }
+
     /// The duration in milliseconds.
     public var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
 

@@ -25,14 +25,9 @@ public final class HTTPServer: Sendable {
     /// The bound TCP port (the ephemeral one when the configuration asked for 0).
     public let port: Int
 
-    let router: Router
     private nonisolated(unsafe) let daemon: OpaquePointer
-    /// The retained ``Box`` passed to libmicrohttpd as `cls`; released after the daemon stops.
-    private let box: Unmanaged<Box>
-    let inFlight = Atomic<Int>(0)
-    let draining = Atomic<Bool>(false)
-    /// Signalled by the request-completed callback when draining and the last in-flight request ends.
-    let drained = DispatchSemaphore(value: 0)
+    /// What libmicrohttpd calls back (its `cls`), retained until the daemon stops.
+    private let dispatcher: Unmanaged<Dispatcher>
     private let phase = Mutex<Phase>(.running)
     private let stopped = DispatchGroup()
 
@@ -44,13 +39,12 @@ public final class HTTPServer: Sendable {
     public init(router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) throws {
         guard (0...65535).contains(configuration.port) else { throw HTTPServerError.invalidPort(configuration.port) }
         self.configuration = configuration
-        self.router = router
         var flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue)
         flags |= UInt32(MHD_USE_TURBO.rawValue)
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
         var address4 = sockaddr_in()
         var address6 = sockaddr_in6()
-        let retained = Unmanaged.passRetained(Box())
+        let retained = Unmanaged.passRetained(Dispatcher(router: router, configuration: configuration))
         var started: OpaquePointer?
         if inet_pton(AF_INET, host, &address4.sin_addr) == 1 {
             address4.sin_family = sa_family_t(AF_INET)
@@ -79,21 +73,14 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port)
         }
         daemon = started
-        box = retained
+        dispatcher = retained
         port = Int(fs_mhd_bound_port(started))
         stopped.enter()
-        // The callbacks reach the server through the box; the box keeps the server alive until it is stopped.
-        retained.takeUnretainedValue().server = self
     }
 
-    /// The object `cls` points to: set to the server right after the daemon starts; cleared when it stops.
-    /// Requests arriving before it is set are answered 503.
-    final class Box: @unchecked Sendable {
-        private let lock = Mutex<HTTPServer?>(nil)
-        var server: HTTPServer? {
-            get { lock.withLock { $0 } }
-            set { lock.withLock { $0 = newValue } }
-        }
+    /// A server dropped without ``shutdown()`` stops at once (no grace period).
+    deinit {
+        if phase.withLock({ $0 == .running }) { shutdown(gracePeriod: 0) }
     }
 
     private static func startDaemon(
@@ -118,19 +105,19 @@ public final class HTTPServer: Sendable {
             waitUntilStopped()
             return
         }
-        draining.store(true, ordering: .sequentiallyConsistent)
+        let dispatcher = self.dispatcher.takeUnretainedValue()
+        dispatcher.draining.store(true, ordering: .sequentiallyConsistent)
         // libmicrohttpd stops polling the listening socket and hands it back; closing it now makes new
         // connections fail at once instead of waiting in the kernel's backlog.
         let listenSocket = MHD_quiesce_daemon(daemon)
         if listenSocket >= 0 { close(listenSocket) }
         let grace = gracePeriod ?? configuration.shutdownGracePeriod
         let deadline = DispatchTime.now() + .nanoseconds(Int(max(0, grace) * 1e9))
-        while inFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now() < deadline {
-            _ = drained.wait(timeout: min(deadline, .now() + .milliseconds(50)))
+        while dispatcher.inFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now() < deadline {
+            _ = dispatcher.drained.wait(timeout: min(deadline, .now() + .milliseconds(50)))
         }
         MHD_stop_daemon(daemon)
-        box.takeUnretainedValue().server = nil
-        box.release()
+        self.dispatcher.release()
         phase.withLock { $0 = .stopped }
         stopped.leave()
     }
@@ -144,7 +131,7 @@ public final class HTTPServer: Sendable {
     public var isStopped: Bool { phase.withLock { $0 == .stopped } }
 
     /// The number of requests whose headers arrived and whose response is not yet sent.
-    public var inFlightRequests: Int { inFlight.load(ordering: .relaxed) }
+    public var inFlightRequests: Int { dispatcher.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
 }
 
 // MARK: - libmicrohttpd callbacks
@@ -152,21 +139,14 @@ public final class HTTPServer: Sendable {
 private let accessHandler: MHD_AccessHandlerCallback = {
     cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
     guard let cls, let connection, let url, let method, let uploadDataSize, let conCls else { return MHD_Result.NO }
-    guard let server = Unmanaged<HTTPServer.Box>.fromOpaque(cls).takeUnretainedValue().server else {
-        return Exchange.refuse(connection)
-    }
-    return server.handle(
+    return Unmanaged<Dispatcher>.fromOpaque(cls).takeUnretainedValue().handle(
         connection: connection, url: url, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize,
         state: conCls)
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
-    guard let conCls, let state = conCls.pointee else { return }
+    guard let cls, let conCls, let state = conCls.pointee else { return }
     conCls.pointee = nil
     Unmanaged<Exchange>.fromOpaque(state).release()
-    guard let cls, let server = Unmanaged<HTTPServer.Box>.fromOpaque(cls).takeUnretainedValue().server else {
-        return
-    }
-    let remaining = server.inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
-    if remaining == 0, server.draining.load(ordering: .sequentiallyConsistent) { server.drained.signal() }
+    Unmanaged<Dispatcher>.fromOpaque(cls).takeUnretainedValue().requestCompleted()
 }

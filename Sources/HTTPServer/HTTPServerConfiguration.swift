@@ -11,13 +11,15 @@ public struct HTTPServerConfiguration: Sendable {
     /// Seconds a connection may stay idle (no bytes either way, including keep-alive waits) before it is closed.
     /// Default 30.
     public var connectionTimeout: Int
-    /// Seconds a request may take from its headers to its last body byte; a slower upload is answered 408
-    /// `request_timeout` and closed (checked as body chunks arrive; idle stalls are cut by `connectionTimeout`).
-    /// Default 60.
+    /// Seconds a request may take from its headers to its last body byte. A slower upload is cut off: the
+    /// connection is closed and the access log records 408 (libmicrohttpd 0.9.75 cannot send a response in the
+    /// middle of a body). Checked as body chunks arrive; a stalled client is cut by `connectionTimeout`. Default 60.
     public var requestTimeout: Double
     /// Most simultaneous connections; more are refused at accept. Default 1024.
     public var connectionLimit: Int
-    /// Bytes of buffer per connection (request line, headers and each body chunk must fit). Default 64 KiB.
+    /// Bytes of buffer per connection: the request line and headers must fit (about half of it), body chunks
+    /// arrive in pieces of at most this size. libmicrohttpd zeroes the used part for every request, so smaller is
+    /// cheaper: 16 KiB saved ~2 µs of CPU per tiny GET against 64 KiB here. Default 16 KiB.
     public var connectionMemoryLimit: Int
     /// Seconds ``HTTPServer/shutdown()`` waits for in-flight requests before closing their connections. Default 10.
     public var shutdownGracePeriod: Double
@@ -25,7 +27,7 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
         connectionTimeout: Int = 30, requestTimeout: Double = 60, connectionLimit: Int = 1024,
-        connectionMemoryLimit: Int = 64 * 1024, shutdownGracePeriod: Double = 10
+        connectionMemoryLimit: Int = 16 * 1024, shutdownGracePeriod: Double = 10
     ) {
         self.host = host
         self.port = port

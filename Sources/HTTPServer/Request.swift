@@ -24,8 +24,13 @@ public struct Request: Sendable {
     /// This request's id: the client's `X-Request-Id` if it is 1...64 characters of `[A-Za-z0-9._-]`, otherwise
     /// one the server made. Every response carries it back in `X-Request-Id`.
     public var id: String
-    /// The peer address (`"127.0.0.1:53422"`), when the transport knows it.
-    public var remoteAddress: String?
+    /// The peer address and port (`"127.0.0.1:53422"`, `"[::1]:53422"`); `nil` for requests made in-process.
+    /// Formatted when read, so requests that never ask pay nothing.
+    public var remoteAddress: String? {
+        get { peer?.description }
+        set { peer = newValue.map(PeerAddress.text) }
+    }
+    var peer: PeerAddress?
 
     /// Makes a request. `target` is a request target as on the request line: a path with an optional query
     /// (`/api/v1/runs?branch=main`).
@@ -46,7 +51,7 @@ public struct Request: Sendable {
         self.parameters = [:]
         self.route = ""
         self.id = RequestID.accept(id ?? headers["X-Request-Id"]) ?? RequestID.make()
-        self.remoteAddress = remoteAddress
+        self.peer = remoteAddress.map(PeerAddress.text)
     }
 
     /// Makes a request whose path and query are already separated (the transport's way).
@@ -62,7 +67,7 @@ public struct Request: Sendable {
         self.parameters = [:]
         self.route = ""
         self.id = id
-        self.remoteAddress = remoteAddress
+        self.peer = remoteAddress.map(PeerAddress.text)
     }
 
     /// Decodes the body as JSON into `T`.

@@ -13,8 +13,13 @@ public enum RequestID {
     public static func make() -> String {
         let n = counter.add(1, ordering: .relaxed).newValue
         let value = UInt64(prefix) << 32 | UInt64(n)
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.utf8.count) + hex
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for i in 0..<16 {
+                buffer[i] = digits.utf8Start[Int((value >> UInt64(60 - 4 * i)) & 0xF)]
+            }
+            return 16
+        }
     }
 
     /// `candidate` if it is 1...64 characters of `[A-Za-z0-9._-]`, otherwise `nil` (so a client cannot inject

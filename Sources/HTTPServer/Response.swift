@@ -38,11 +38,14 @@ public struct Response: Sendable {
         bytes(try encoder.encode(value), contentType: "application/json", status: status, headers: headers)
     }
 
-    /// The JSON error response for `error`: its status and headers, body `{"error":{"code":…,"message":…}}`.
+    /// The JSON error response for `error`: its status and headers, `X-Content-Type-Options: nosniff`, body
+    /// `{"error":{"code":…,"message":…}}`.
     public static func error(_ error: some HTTPError) -> Response {
         var response = bytes(
             ErrorBody.encode(code: error.code, message: error.message), contentType: "application/json",
             status: error.status, headers: error.headers)
+        // The message may quote client text (a path); never let a browser sniff it as HTML.
+        response.headers["X-Content-Type-Options"] = "nosniff"
         if error.status.forbidsBody { response.body = .empty }
         return response
     }

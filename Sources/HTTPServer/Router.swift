@@ -19,7 +19,8 @@ public struct Router: Responder {
     /// The default per-route body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
 
-    struct Route: Sendable {
+    /// A class so that routing hands it out with one retain instead of copying its fields.
+    final class Route: Sendable {
         enum Action: Sendable {
             case sync(Handler)
             case async(AsyncHandler)
@@ -28,6 +29,13 @@ public struct Router: Responder {
         let pattern: RoutePattern
         let maxBodyBytes: Int
         let action: Action
+
+        init(method: HTTPMethod, pattern: RoutePattern, maxBodyBytes: Int, action: Action) {
+            self.method = method
+            self.pattern = pattern
+            self.maxBodyBytes = maxBodyBytes
+            self.action = action
+        }
     }
 
     private(set) var routes: [Route] = []
@@ -43,8 +51,10 @@ public struct Router: Responder {
     ///
     /// - Parameters:
     ///   - pattern: a path pattern (see the grammar on ``Router``), for example `/api/v1/runs/{runId}`.
-    ///   - maxBodyBytes: the largest accepted body; a bigger one is answered 413 `body_too_large` as soon as its
-    ///     `Content-Length` or its bytes exceed the limit, before the handler runs.
+    ///   - maxBodyBytes: the largest accepted body. Over it, the answer is 413 `body_too_large` and the handler
+    ///     never runs: at once when `Content-Length` says so; for a chunked body, at its end (the excess is read
+    ///     and dropped, up to the limit again, at least 1 MiB and at most 16 MiB; past that the connection is
+    ///     closed and the access log records the 413).
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes,
         _ handler: @escaping Handler
@@ -166,7 +176,9 @@ public struct Router: Responder {
                 }
             }
         }
-        response = finish(response, for: request, route: routeText, failure: failure, start: start)
+        response = finish(
+            response, method: request.method, path: request.path, id: request.id, route: routeText, failure: failure,
+            start: start)
         if request.method == .HEAD { response.body = .empty }
         return response
     }
@@ -193,16 +205,18 @@ public struct Router: Responder {
         return (Response.error(HTTPStatusError.internalError), String(describing: error))
     }
 
-    /// Adds `X-Request-Id` and records the access log entry.
-    func finish(_ response: Response, for request: Request, route: String, failure: String?, start: UInt64) -> Response
-    {
+    /// Adds `X-Request-Id: id` and records the access log entry for a request that took `start`...now.
+    func finish(
+        _ response: Response, method: HTTPMethod, path: String, id: String, route: String, failure: String?,
+        start: UInt64
+    ) -> Response {
         var response = response
-        response.headers["X-Request-Id"] = request.id
+        response.headers["X-Request-Id"] = id
         accessLog.record(
             AccessLogEntry(
-                method: request.method, path: request.path, route: route, status: response.status.code,
-                bytes: request.method == .HEAD ? 0 : response.bodyLength,
-                nanoseconds: MonotonicClock.nanoseconds() &- start, requestID: request.id, error: failure))
+                method: method, path: path, route: route, status: response.status.code,
+                bytes: method == .HEAD ? 0 : response.bodyLength, nanoseconds: MonotonicClock.nanoseconds() &- start,
+                requestID: id, error: failure))
         return response
     }
 }

@@ -37,8 +37,7 @@ open class UITestCase: XCTestCase {
             try skip("Tablet-only test: the current device is \(device.name) (\(device.idiom.rawValue))")
         }
         app = makeApp(on: device)
-        app.failureHandler = { message, file, line in TestFailure.record(message, file: file, line: line) }
-        app.launch()
+        app.launchForTesting()
     }
 
     /// Skips the test with `reason`, noted on the page trail for reporters.

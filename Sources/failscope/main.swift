@@ -5,6 +5,8 @@ let commands: [any Command.Type] = [
     ServeCommand.self,
     MigrateCommand.self,
     GCCommand.self,
+    UploadCommand.self,
+    ImportCommand.self,
     VersionCommand.self,
 ]
 

@@ -14,13 +14,20 @@ class DemoTestCase: UITestCase {
 
     override func makeApp(on device: Device) -> SimulatedApp {
         let app = SimulatedApp(DemoApp.self, device: device)
-        let environment = ProcessInfo.processInfo.environment
         app.launchArguments = launchArguments
-        if let faults = environment[DemoFaults.faultsKey] {
-            app.launchEnvironment[DemoFaults.faultsKey] = faults
-        }
-        app.launchEnvironment[DemoFaults.seedKey] = (environment[DemoFaults.seedKey] ?? "") + "|" + name
+        app.launchEnvironment = DemoLaunch.environment(test: name)
         return app
+    }
+}
+
+/// The sample app's launch environment for one test: the demo's faults pass from the test process
+/// (`DEMO_FAULTS`), and the seed is `DEMO_SEED` plus the test's name.
+enum DemoLaunch {
+    static func environment(test: String) -> [String: String] {
+        let process = ProcessInfo.processInfo.environment
+        var environment = [DemoFaults.seedKey: (process[DemoFaults.seedKey] ?? "") + "|" + test]
+        if let faults = process[DemoFaults.faultsKey] { environment[DemoFaults.faultsKey] = faults }
+        return environment
     }
 }
 

@@ -117,3 +117,36 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(row?.2, "iPhone 15")
     }
 }
+
+final class FailingTestCountTests: XCTestCase {
+    /// The incremental count kept per batch equals a full recount, whatever order attempts arrive in.
+    func testIncrementalFailingCountMatchesAFullRecount() throws {
+        let store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        defer { store.close() }
+        try store.putRun(sampleRun())
+        func result(_ name: String, _ attempt: Int, _ status: TestStatus, device: String? = nil) -> TestResult {
+            TestResult(suite: "S", name: name, device: device, attempt: attempt, status: status)
+        }
+        let batches: [[TestResult]] = [
+            [result("a", 1, .failed), result("b", 1, .failed), result("c", 1, .passed)],
+            [result("a", 2, .passed), result("b", 3, .error), result("c", 1, .failed)],
+            [result("b", 2, .passed), result("d", 1, .failed, device: "iPad"), result("d", 1, .passed)],
+            [result("c", 2, .failed), result("a\u{1F}x", 1, .failed)],
+        ]
+        for batch in batches {
+            try store.addResults(ResultBatch(results: batch), toRun: "run-1")
+            let incremental = try XCTUnwrap(store.runSummary("run-1")).counts.failingTests
+            let recount = try store.pool.read { db in
+                try db.scalar(
+                    """
+                    SELECT count(*) FROM (SELECT max(attempt * 2 + (status IN ('failed', 'error'))) AS last
+                    FROM results WHERE run_id = 'run-1' GROUP BY test_id, device) WHERE last % 2 = 1
+                    """
+                ).int
+            }
+            XCTAssertEqual(incremental, recount)
+        }
+        // a passed on retry; b's attempt 3 errored; c's attempt 2 failed; d failed on iPad; a␟x failed.
+        XCTAssertEqual(try store.runSummary("run-1")?.counts.failingTests, 4)
+    }
+}

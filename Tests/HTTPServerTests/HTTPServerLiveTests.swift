@@ -21,6 +21,7 @@ final class HTTPServerLiveTests: XCTestCase {
         log = InMemoryAccessLog()
         var router = Router(accessLog: log)
         router.get("/hello") { _ in .text("hello") }
+        router.get("/whoami") { request in .text(request.remoteAddress ?? "unknown") }
         router.post("/echo", maxBodyBytes: 512 * 1024) { request in
             var sum: UInt64 = 0
             for byte in request.body { sum &+= UInt64(byte) }
@@ -60,6 +61,18 @@ final class HTTPServerLiveTests: XCTestCase {
         XCTAssertEqual(first.header("Content-Type"), "text/plain; charset=utf-8")
         XCTAssertEqual(first.header("X-Request-Id")?.count, 16)
         XCTAssertEqual(second.header("X-Request-Id"), "second-1")
+    }
+
+    func testSixKilobyteHeaderFitsTheDefaultConnectionBuffer() throws {
+        let cookie = String(repeating: "c", count: 6000)
+        let reply = try RawHTTPClient(port: server.port).request("GET", "/hello", headers: [("Cookie", cookie)])
+        XCTAssertEqual(reply.status, 200)
+    }
+
+    func testRemoteAddressIsThePeer() throws {
+        let reply = try RawHTTPClient(port: server.port).request("GET", "/whoami")
+        XCTAssertTrue(reply.text.hasPrefix("127.0.0.1:"), reply.text)
+        XCTAssertGreaterThan(Int(reply.text.dropFirst("127.0.0.1:".count)) ?? 0, 0)
     }
 
     func testLargeBodyArrivesWhole() throws {
@@ -112,7 +125,7 @@ final class HTTPServerLiveTests: XCTestCase {
         var sent = 0
         while sent < 1024, (try? client.send(chunk)) != nil { sent += 1 }
         XCTAssertLessThan(sent, 1024, "the server kept reading an endless body")
-        XCTAssertTrue(waitUntil { self.log.entries.contains { $0.status == 413 } })
+        XCTAssertTrue(waitUntil { self.log.entries.contains { $0.status == 413 && $0.bytes == 0 } })
     }
 
     func testUnknownPathAndWrongMethodAreJSONErrors() throws {
@@ -244,4 +257,101 @@ final class ReplyBox: @unchecked Sendable {
     private var value: Result<RawHTTPClient.Reply, any Error>?
     func set(_ value: Result<RawHTTPClient.Reply, any Error>) { lock.withLock { self.value = value } }
     func get() -> Result<RawHTTPClient.Reply, any Error>? { lock.withLock { value } }
+}
+
+/// Timeouts and refused bodies, with their own short-timeout server.
+final class HTTPServerTimeoutTests: XCTestCase {
+    let log = InMemoryAccessLog()
+
+    func makeServer(connectionTimeout: Int = 30, requestTimeout: Double = 60) throws -> HTTPServer {
+        var router = Router(accessLog: log)
+        router.post("/upload", maxBodyBytes: 1 << 20) { request in .text("\(request.body.count)") }
+        return try HTTPServer(
+            router: router,
+            configuration: HTTPServerConfiguration(
+                port: 0, threadCount: 1, connectionTimeout: connectionTimeout, requestTimeout: requestTimeout))
+    }
+
+    func testIdleConnectionIsClosedAfterConnectionTimeout() throws {
+        let server = try makeServer(connectionTimeout: 1)
+        defer { server.shutdown(gracePeriod: 0) }
+        let client = try RawHTTPClient(port: server.port)
+        let start = DispatchTime.now()
+        XCTAssertTrue(client.readsEndOfStream(), "an idle connection was not closed")
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        XCTAssertGreaterThan(seconds, 0.5)
+        XCTAssertLessThan(seconds, 4.5)
+    }
+
+    /// libmicrohttpd 0.9.75 cannot send a response in the middle of a body: the connection is closed and the
+    /// access log records the 408.
+    func testSlowUploadIsCutOffAndLoggedAs408() throws {
+        let server = try makeServer(requestTimeout: 0.2)
+        defer { server.shutdown(gracePeriod: 0) }
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n")
+        _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(400))  // the upload stalls
+        try client.send("3\r\ndef\r\n")
+        XCTAssertTrue(client.readsEndOfStream())
+        XCTAssertEqual(log.entries.map(\.status), [408])
+    }
+
+    func testBodySentToUnknownRouteGets404AndKeepsConnection() throws {
+        let server = try makeServer()
+        defer { server.shutdown(gracePeriod: 0) }
+        let client = try RawHTTPClient(port: server.port)
+        let reply = try client.request("POST", "/nowhere", body: Data(repeating: 120, count: 200_000))
+        XCTAssertEqual(reply.status, 404)
+        XCTAssertEqual(try client.request("POST", "/upload", body: Data("xyz".utf8)).text, "3")
+    }
+}
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real client (URLSession) against the server: JSON in, JSON out, error bodies.
+final class HTTPServerURLSessionTests: XCTestCase {
+    struct Run: Codable, Equatable {
+        let id: String
+        let branch: String
+    }
+
+    func testURLSessionPutsAndGetsJSON() async throws {
+        let stored = InMemoryAccessLog()
+        var router = Router(accessLog: stored)
+        router.put("/api/v1/runs/{runId}", maxBodyBytes: 4096) { request in
+            let run = try request.decodeJSON(Run.self)
+            guard run.id == request.parameters["runId"] else {
+                throw HTTPStatusError.badRequest("The body's id differs from the path's.", code: "id_mismatch")
+            }
+            return try .json(run, status: .created)
+        }
+        let server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
+        defer { server.shutdown(gracePeriod: 1) }
+        let base = "http://127.0.0.1:\(server.port)"
+
+        var put = URLRequest(url: URL(string: "\(base)/api/v1/runs/r-1")!)
+        put.httpMethod = "PUT"
+        put.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        put.httpBody = try JSONEncoder().encode(Run(id: "r-1", branch: "main"))
+        let (body, response) = try await URLSession.shared.data(for: put)
+        let http = try XCTUnwrap(response as? HTTPURLResponse)
+        XCTAssertEqual(http.statusCode, 201)
+        XCTAssertEqual(try JSONDecoder().decode(Run.self, from: body), Run(id: "r-1", branch: "main"))
+        XCTAssertEqual(http.value(forHTTPHeaderField: "X-Request-Id")?.count, 16)
+
+        put.url = URL(string: "\(base)/api/v1/runs/r-2")!
+        let (errorBody, errorResponse) = try await URLSession.shared.data(for: put)
+        XCTAssertEqual((errorResponse as? HTTPURLResponse)?.statusCode, 400)
+        XCTAssertEqual(
+            String(decoding: errorBody, as: UTF8.self),
+            #"{"error":{"code":"id_mismatch","message":"The body's id differs from the path's."}}"#)
+
+        put.httpBody = Data(repeating: 32, count: 5000)
+        let (_, tooLarge) = try await URLSession.shared.data(for: put)
+        XCTAssertEqual((tooLarge as? HTTPURLResponse)?.statusCode, 413)
+        XCTAssertEqual(stored.entries.map(\.status), [201, 400, 413])
+        XCTAssertEqual(Set(stored.entries.map(\.route)), ["/api/v1/runs/{runId}"])
+    }
 }

@@ -70,6 +70,7 @@ final class RouterTests: XCTestCase {
         let response = await get(makeRouter(), "/api/v1/runs/r2")
         XCTAssertEqual(response.status.code, 404)
         XCTAssertEqual(response.bodyText, #"{"error":{"code":"run_not_found","message":"No run 'r1'."}}"#)
+        XCTAssertEqual(response.headers["X-Content-Type-Options"], "nosniff")
     }
 
     func testOtherErrorsBecomeGeneric500WithoutInternals() async {
@@ -184,5 +185,21 @@ final class RouterTests: XCTestCase {
             XCTAssertEqual(error?.code, "invalid_json")
             XCTAssertEqual(error?.message, "Wrong type at 'count': expected Int.")
         }
+    }
+}
+
+final class AccessLogLineTests: XCTestCase {
+    func testLineShowsMethodPathStatusBytesMillisecondsAndId() {
+        let entry = AccessLogEntry(
+            method: .POST, path: "/api/v1/runs/r1/results", route: "/api/v1/runs/{runId}/results", status: 201,
+            bytes: 42, nanoseconds: 1_234_567, requestID: "abc", error: nil)
+        XCTAssertEqual(entry.line, "POST /api/v1/runs/r1/results 201 42B 1.23ms id=abc")
+    }
+
+    func testControlCharactersCannotForgeLines() {
+        let entry = AccessLogEntry(
+            method: .GET, path: "/x\nGET /forged 200", route: "", status: 500, bytes: 0, nanoseconds: 50_000,
+            requestID: "id", error: "boom\r\nsecond line")
+        XCTAssertEqual(entry.line, "GET /x?GET /forged 200 500 0B 0.05ms id=id error=\"boom??second line\"")
     }
 }

@@ -20,7 +20,10 @@ final class PNGCodecTests: XCTestCase {
     func testRoundTripIsLossless() throws {
         let canvas = sampleCanvas()
         for options in [
-            PNGEncoder.Options.screen, .libpngDefault, .init(compressionLevel: 1, filters: .sub, strategy: .rle),
+            PNGEncoder.Options.screen, .libpngDefault,
+            .init(compressionLevel: 6, filters: .perRowNoneSubUp, strategy: .default),
+            .init(compressionLevel: 6, filters: .perRowSubUp, strategy: .filtered),
+            .init(compressionLevel: 1, filters: .sub, strategy: .rle),
         ] {
             let png = try PNGEncoder(options: options).encode(canvas)
             let image = try PNGDecoder().decode(png)
@@ -31,6 +34,27 @@ final class PNGCodecTests: XCTestCase {
             for i in 0..<(64 * 48) { expected += [rgb[i * 3], rgb[i * 3 + 1], rgb[i * 3 + 2], 255] }
             XCTAssertEqual(image.pixels, expected, "round trip with \(options)")
         }
+    }
+
+    func testTinyImagesRoundTripWithPerRowFilters() throws {
+        for (width, height) in [(1, 1), (1, 5), (5, 1), (2, 3)] {
+            let rgb = (0..<(width * height * 3)).map { UInt8(($0 * 53) % 256) }
+            for filters in [PNGEncoder.Filters.perRowRepeatUp, .perRowNoneSubUp, .perRowSubUp] {
+                let encoder = PNGEncoder(options: .init(compressionLevel: 6, filters: filters, strategy: .default))
+                let image = try PNGDecoder().decode(try encoder.encode(rgb: rgb, width: width, height: height))
+                XCTAssertEqual(image.width, width)
+                XCTAssertEqual(image.pixel(x: width - 1, y: height - 1).red, rgb[(width * height - 1) * 3])
+            }
+        }
+    }
+
+    func testScreenOptionsBeatUnfilteredOnARenderedScreen() throws {
+        let canvas = try ScreenRendererTests.shared.get().render(SampleScreens.catalog(.iPhone15))
+        let tuned = try PNGEncoder(options: .screen).encode(canvas)
+        let unfiltered = try PNGEncoder(options: .init(compressionLevel: 6, filters: .none, strategy: .default))
+            .encode(canvas)
+        XCTAssertLessThan(tuned.count, unfiltered.count)
+        XCTAssertLessThan(tuned.count, 200_000, "a flat UI screen at 1179×2556 stays small")
     }
 
     func testEncodesRGBWithoutAlpha() throws {

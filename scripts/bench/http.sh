@@ -4,7 +4,8 @@
 #   1. tiny GET: a 21-byte body (ours: an in-memory route; nginx: a static file of the same size)
 #   2. artifact GET: a 150 KB PNG-sized file from disk (ours: StaticFiles, sendfile; nginx: sendfile)
 # Both servers: access logs off, 2 worker threads/processes, keep-alive. Prints BENCH rows on stdout.
-# Env: DURATION (wrk seconds, default 3), CONNECTIONS (default 32).
+# Env: DURATION (wrk seconds per round, default 3), ROUNDS (alternating rounds per server, best counts;
+# default 3), CONNECTIONS (default 32).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration="${DURATION:-3}"
@@ -76,15 +77,42 @@ wait_for "http://127.0.0.1:$nginx_port/files/tiny"
 # Same bytes from both?
 cmp <(curl -s "http://127.0.0.1:$ours_port/files/artifact.png") <(curl -s "http://127.0.0.1:$nginx_port/files/artifact.png") >&2
 
-rps() {  # url → requests/s (wrk, 2 threads)
-    wrk -t2 -c"$connections" -d"${duration}s" "$1" 2>&1 | tee -a "$work/wrk.log" | awk '/^Requests\/sec:/ { printf "%.0f", $2 }'
+# CPU ticks (user + system) used so far by the given processes.
+cpu_ticks() { for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ s += $1 } END { print s }'; }
+nginx_pids() { local master; master="$(cat "$work/nginx/nginx.pid")"; echo "$master" $(ps -o pid= --ppid "$master"); }
+tick_us="$(python3 -c 'import os; print(1e6 / os.sysconf("SC_CLK_TCK"))')"
+
+# measure url pids... → "requests/s cpu-us-per-request" (wrk, 2 threads)
+measure() {
+    local url="$1" before after out
+    shift
+    before="$(cpu_ticks "$@")"
+    out="$(wrk -t2 -c"$connections" -d"${duration}s" "$url" 2>&1)"
+    after="$(cpu_ticks "$@")"
+    echo "$out" >>"$work/wrk.log"
+    echo "$out" | python3 -c "
+import re, sys
+text = sys.stdin.read()
+requests = int(re.search(r'(\d+) requests in', text).group(1))
+rps = float(re.search(r'Requests/sec:\s+([\d.]+)', text).group(1))
+print(f'{rps:.0f} {($after - $before) * $tick_us / max(requests, 1):.1f}')"
+}
+# The machine is shared, so each server is measured ROUNDS times, alternating, and its best round counts
+# (the round least disturbed by other load). CPU per request comes from that same round.
+rounds="${ROUNDS:-3}"
+best() {  # "rps cpu" lines → the line with the highest rps
+    sort -k1,1 -n -r | head -1
 }
 row() {  # measure ours_url nginx_url goal
-    local ours nginx ratio
-    ours="$(rps "$2")"
-    nginx="$(rps "$3")"
-    ratio="$(python3 -c "print(f'{$ours/$nginx:.2f}')")"
-    echo "BENCH|$1|$ours req/s|nginx $nginx req/s|${ratio}x|$4"
+    local ours_runs="" nginx_runs=""
+    for _ in $(seq 1 "$rounds"); do
+        ours_runs+="$(measure "$2" "$ours_pid")"$'\n'
+        nginx_runs+="$(measure "$3" $(nginx_pids))"$'\n'
+    done
+    read -r ours_rps ours_cpu <<<"$(printf '%s' "$ours_runs" | best)"
+    read -r nginx_rps nginx_cpu <<<"$(printf '%s' "$nginx_runs" | best)"
+    echo "BENCH|$1|$ours_rps req/s|nginx $nginx_rps req/s|$(python3 -c "print(f'{$ours_rps/$nginx_rps:.2f}')")x|$4"
+    echo "BENCH|$1: server CPU per request|$ours_cpu us|nginx $nginx_cpu us|$(python3 -c "print(f'{$ours_cpu/max($nginx_cpu, 0.01):.2f}')")x|informational (lower is better)"
 }
 
 row "HTTP tiny GET (21 B, keep-alive, ${connections} conns)" \

@@ -31,6 +31,12 @@ enum {
     FS_PNG_FILTER_AVG = 0x40,
     FS_PNG_FILTER_PAETH = 0x80,
     FS_PNG_ALL_FILTERS = 0xF8,
+    /// Not a libpng mask: choose NONE, SUB or UP per row in the shim (see fs_png_encode).
+    FS_PNG_FILTER_PER_ROW_NONE_SUB_UP = 0x1000,
+    /// Not a libpng mask: UP for a row equal to the one above, else SUB or UP, per row.
+    FS_PNG_FILTER_PER_ROW_SUB_UP = 0x2000,
+    /// Not a libpng mask: UP for a row equal to the one above, else NONE.
+    FS_PNG_FILTER_PER_ROW_REPEAT_UP = 0x4000,
 };
 
 /// Encodes 8-bit RGB pixels as a non-interlaced 8-bit RGB PNG.
@@ -40,6 +46,12 @@ enum {
 /// `strategy` zlib's Z_DEFAULT_STRATEGY (0), Z_FILTERED (1), Z_HUFFMAN_ONLY (2), Z_RLE (3), Z_FIXED (4).
 /// On FS_PNG_OK `*out_data` is a malloc'd buffer of `*out_size` bytes that the caller frees with
 /// fs_png_free; otherwise nothing is allocated and `message` (capacity `message_capacity`) says why.
+///
+/// With `filters` = FS_PNG_FILTER_PER_ROW_*, the shim picks one filter per row itself (libpng allows
+/// changing filters between rows when all were enabled at the start, png_set_filter in pngwrite.c):
+/// UP for a row equal to the one above (it filters to zeros), otherwise the candidate with the smallest
+/// sum of absolute filtered byte values, libpng's own heuristic (PNG spec §12.8) restricted to cheap
+/// filters. On flat UI screens this is as small as libpng's all-filters choice at a fraction of its cost.
 int fs_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
                   int bytes_per_pixel, int level, int filters, int strategy,
                   uint8_t **out_data, size_t *out_size, char *message, size_t message_capacity);

@@ -32,9 +32,13 @@ public struct Canvas: Sendable {
         let p = Canvas.premultiplied(background)
         var bytes = [UInt8](repeating: 0, count: width * height * 4)
         if p != (0, 0, 0, 0) {
-            bytes.withUnsafeMutableBytes { raw in
-                let words = raw.bindMemory(to: UInt32.self)
-                words.initialize(repeating: Canvas.word(p))
+            let word = Canvas.word(p)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                UnsafeMutableRawPointer(buffer.baseAddress!).withMemoryRebound(
+                    to: UInt32.self, capacity: width * height
+                ) {
+                    $0.update(repeating: word, count: width * height)
+                }
             }
         }
         self.pixels = bytes
@@ -109,20 +113,9 @@ public struct Canvas: Sendable {
         let r = rect.intersection(clipRect)
         guard !r.isEmpty, color.alpha > 0 else { return }
         let width = self.width
-        pixels.withUnsafeMutableBytes { raw in
-            let words = raw.bindMemory(to: UInt32.self)
-            if color.alpha == 255 {
-                let w = Canvas.word(Canvas.premultiplied(color))
-                for y in r.minY..<r.maxY {
-                    let row = y * width
-                    for x in r.minX..<r.maxX { words[row + x] = w }
-                }
-            } else {
-                let bytes = raw.bindMemory(to: UInt8.self)
-                for y in r.minY..<r.maxY {
-                    Canvas.blendSpan(
-                        bytes, offset: (y * width + r.minX) * 4, count: r.width, color: color, coverage: 255)
-                }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in r.minY..<r.maxY {
+                Canvas.blendSpan(buffer, offset: (y * width + r.minX) * 4, count: r.width, color: color, coverage: 255)
             }
         }
     }
@@ -352,15 +345,10 @@ public struct Canvas: Sendable {
         var i = offset
         let end = offset + count * 4
         if ia == 0 {
-            let r = UInt8(div255(sr))
-            let g = UInt8(div255(sg))
-            let b = UInt8(div255(sb))
-            while i < end {
-                buffer[i] = r
-                buffer[i + 1] = g
-                buffer[i + 2] = b
-                buffer[i + 3] = 255
-                i += 4
+            // Opaque: store whole pixels (offsets are multiples of 4, the buffer is 4-byte aligned).
+            let word = word((UInt8(div255(sr)), UInt8(div255(sg)), UInt8(div255(sb)), 255))
+            UnsafeMutableRawPointer(buffer.baseAddress! + offset).withMemoryRebound(to: UInt32.self, capacity: count) {
+                $0.update(repeating: word, count: count)
             }
             return
         }

@@ -74,7 +74,7 @@ struct ScreenPainter {
         }
         let disabled = context.disabled || !element.isEnabled
         switch element.elementType {
-        case .application: canvas.fill(rect, color: IOSPalette.background)
+        case .application: break  // the canvas starts filled with the background
         case .window, .any, .other, .picker, .alert: break
         case .navigationBar: drawNavigationBar(element)
         case .button: drawButton(element, context, disabled: disabled)

@@ -1,1 +1,0 @@
-// The FailscopeImport module; see DESIGN.md, "Targets".

@@ -1,0 +1,30 @@
+import FailscopeModel
+import Foundation
+
+/// A stable name for an imported report: the run id derived from the project and the file's bytes,
+/// so that importing the same file again updates the same run instead of adding one.
+public enum ReportDigest {
+    /// SHA-256 over the SHA-256 digests of the file's 8 MiB chunks (a fixed-depth hash list), in hex.
+    /// Memory: one chunk. - Throws: `ImportError` when the file cannot be read.
+    public static func contentDigest(ofFileAt path: String) throws(ImportError) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImportError(file: path, reason: "cannot open the file for reading")
+        }
+        defer { try? handle.close() }
+        var digests = ""
+        do {
+            while let chunk = try handle.read(upToCount: 8 << 20), !chunk.isEmpty {
+                digests += SHA256.hex(of: chunk)
+            }
+        } catch {
+            throw ImportError(file: path, reason: "cannot read the file: \(error.localizedDescription)")
+        }
+        return SHA256.hex(of: Data(digests.utf8))
+    }
+
+    /// `import-` and 40 hex digits of SHA-256(project, NUL, the content digests): a valid `Run` id.
+    public static func runID(project: String, contentDigests: [String]) -> String {
+        let text = ([project] + contentDigests).joined(separator: "\u{0}")
+        return "import-" + SHA256.hex(of: Data(text.utf8)).prefix(40)
+    }
+}

@@ -1,0 +1,190 @@
+import FailscopeModel
+import Foundation
+
+extension FailscopeStore {
+    /// Filters of `flakyTests(_:)` and `flakyPages(_:)`.
+    public struct FlakyQuery: Sendable, Hashable {
+        public var project: String?
+        /// `nil`: every branch, the rules applied per branch.
+        public var branch: String?
+        /// Window length in whole UTC days ending today (1...365).
+        public var days: Int
+        /// Only results that ran on this device (the result's device, else its run's).
+        public var device: String?
+        /// Only tests with a failure on this page in the window (`FlakyReport.noPage`: without a page).
+        public var page: String?
+        /// With `page == FlakyReport.noPage`: only that suite.
+        public var suite: String?
+        public var policy: FlakyPolicy
+        /// The end of the window (tests pin it).
+        public var now: Date
+
+        public init(
+            project: String? = nil, branch: String? = nil, days: Int = 14, device: String? = nil, page: String? = nil,
+            suite: String? = nil, policy: FlakyPolicy = .standard, now: Date = Date()
+        ) {
+            self.project = project
+            self.branch = branch
+            self.days = days
+            self.device = device
+            self.page = page
+            self.suite = suite
+            self.policy = policy
+            self.now = now
+        }
+    }
+
+    /// The flaky tests and broken tests of the window (docs/flaky.md), reading only summary rows of
+    /// tests that failed in the window (`Migrations/0002_flaky_summaries.sql`).
+    ///
+    /// An unknown page, project, branch or device gives empty lists.
+    /// - Throws: `StoreError.invalid` for days outside 1...365 or a policy out of range, `SQLiteError`.
+    public func flakyTests(_ query: FlakyQuery) throws -> FlakyReport {
+        let window = try FlakyWindow(query)
+        return try pool.read { db in
+            let analysis = FlakyAnalysis(db: db, window: window)
+            var flaky: [FlakyTest] = []
+            var broken: [BrokenTest] = []
+            for candidate in try analysis.candidates() {
+                let evaluated = try analysis.evaluate(candidate)
+                switch evaluated.classification.verdict {
+                case .flaky(let reasons):
+                    flaky.append(try analysis.flakyTest(candidate, evaluated, reasons: reasons))
+                case .broken(let commit, let failCount):
+                    broken.append(try analysis.brokenTest(candidate, evaluated, commit: commit, failCount: failCount))
+                case .recovered, .stable:
+                    break
+                }
+            }
+            flaky.sort {
+                ($1.failCount, $0.suite, $0.name, $0.arguments ?? "", $0.branch)
+                    < ($0.failCount, $1.suite, $1.name, $1.arguments ?? "", $1.branch)
+            }
+            broken.sort { ($0.suite, $0.name, $0.arguments ?? "", $0.branch) < ($1.suite, $1.name, $1.arguments ?? "", $1.branch) }
+            return FlakyReport(
+                since: Timestamp.date(window.since), days: query.days, project: query.project, branch: query.branch,
+                device: query.device, page: query.page, suite: query.suite, policy: query.policy, flaky: flaky,
+                broken: broken)
+        }
+    }
+
+    /// Pages of the window ranked by flaky failures, then failures, then name, with `PageSummary`'s
+    /// counts and the flaky columns (docs/flaky.md, "By page"). `query.page`/`suite` are ignored;
+    /// `device` limits the flaky columns only.
+    ///
+    /// - Throws: `StoreError.invalid` for days outside 1...365 or a policy out of range, `SQLiteError`.
+    public func flakyPages(_ query: FlakyQuery) throws -> FlakyPageList {
+        var query = query
+        query.page = nil
+        query.suite = nil
+        let window = try FlakyWindow(query)
+        return try pool.read { db in
+            let analysis = FlakyAnalysis(db: db, window: window)
+            var pages: [PageKey: PageTally] = [:]
+            var conditions = ["day >= ?"]
+            var values: [any SQLBindable] = [window.sinceDay]
+            if let project = query.project {
+                conditions.append("project = ?")
+                values.append(project)
+            }
+            if let branch = query.branch {
+                conditions.append("branch = ?")
+                values.append(branch)
+            }
+            try db.withStatement(
+                """
+                SELECT page, suite, sum(results), sum(fails), max(last_fail_at) FROM page_days
+                WHERE \(conditions.joined(separator: " AND ")) GROUP BY page, suite
+                """, values
+            ) { row in
+                while try row.step() {
+                    let key = PageKey(page: row.string(0), suite: row.string(1))
+                    pages[key, default: PageTally()].resultCount += row.int(2)
+                    pages[key, default: PageTally()].failureCount += row.int(3)
+                    pages[key, default: PageTally()].lastFailureAt = row.isNull(4) ? nil : row.int64(4)
+                }
+            }
+            let rows = try analysis.windowPageRows(deviceFiltered: false)
+            var failing: [PageKey: Set<String>] = [:]
+            for row in rows { failing[row.pageKey, default: []].insert(row.testID) }
+            for (key, tests) in failing { pages[key, default: PageTally()].failingTestCount = tests.count }
+            for candidate in analysis.group(rows) {
+                let evaluated = try analysis.evaluate(candidate)
+                guard evaluated.classification.isFlaky else { continue }
+                for row in candidate.rows where window.device == nil || row.device == window.device {
+                    let fails = try analysis.failuresInWindow(row)
+                    guard fails.count > 0 else { continue }
+                    var tally = pages[row.pageKey, default: PageTally()]
+                    tally.flakyTests.insert(row.testID)
+                    tally.flakyFailureCount += fails.count
+                    tally.devices[row.device, default: 0] += fails.count
+                    tally.lastFlakyFailureAt = max(tally.lastFlakyFailureAt ?? row.lastFailAt, row.lastFailAt)
+                    pages[row.pageKey] = tally
+                }
+            }
+            let summaries = pages.map { key, tally in
+                FlakyPageSummary(
+                    page: key.page.isEmpty ? FlakyReport.noPage : key.page, suite: key.page.isEmpty ? key.suite : nil,
+                    resultCount: tally.resultCount, failureCount: tally.failureCount,
+                    failingTestCount: tally.failingTestCount, lastFailureAt: tally.lastFailureAt.map(Timestamp.date),
+                    flakyTestCount: tally.flakyTests.count, flakyFailureCount: tally.flakyFailureCount,
+                    lastFlakyFailureAt: tally.lastFlakyFailureAt.map(Timestamp.date),
+                    devices: Self.deviceCounts(tally.devices))
+            }
+            .sorted {
+                ($1.flakyFailureCount, $1.failureCount, $0.page, $0.suite ?? "")
+                    < ($0.flakyFailureCount, $0.failureCount, $1.page, $1.suite ?? "")
+            }
+            return FlakyPageList(since: Timestamp.date(window.since), pages: summaries)
+        }
+    }
+
+    static func deviceCounts(_ counts: [String: Int]) -> [DeviceCount] {
+        counts.map { DeviceCount(device: $0.key, failureCount: $0.value) }
+            .sorted { ($1.failureCount, $0.device) < ($0.failureCount, $1.device) }
+    }
+}
+
+/// A page as the summaries key it: page `""` with the suite for results without a page.
+struct PageKey: Hashable {
+    var page: String
+    var suite: String
+}
+
+private struct PageTally {
+    var resultCount = 0
+    var failureCount = 0
+    var failingTestCount = 0
+    var lastFailureAt: Int64?
+    var flakyTests: Set<String> = []
+    var flakyFailureCount = 0
+    var lastFlakyFailureAt: Int64?
+    var devices: [String: Int] = [:]
+}
+
+/// A validated query in summary-table terms.
+struct FlakyWindow {
+    var query: FailscopeStore.FlakyQuery
+    var sinceDay: Int64
+    /// Milliseconds: the start of `sinceDay`.
+    var since: Int64
+    var device: String?
+    var classifier: FlakyClassifier
+
+    init(_ query: FailscopeStore.FlakyQuery) throws(StoreError) {
+        guard (1...365).contains(query.days) else { throw .invalid("days must be 1...365") }
+        try FlakyClassifier.validate(query.policy)
+        if let device = query.device, device == FlakySummaries.allDevices {
+            throw .invalid("device '\(device)' is reserved")
+        }
+        self.query = query
+        let today = Timestamp.milliseconds(query.now) / FlakySummaries.millisecondsPerDay
+        self.sinceDay = today - Int64(query.days) + 1
+        self.since = sinceDay * FlakySummaries.millisecondsPerDay
+        self.device = query.device
+        self.classifier = FlakyClassifier(policy: query.policy)
+    }
+
+    /// The `flaky_recent`/`flaky_commits`/`flaky_test_days` device key.
+    var deviceKey: String { device ?? FlakySummaries.allDevices }
+}

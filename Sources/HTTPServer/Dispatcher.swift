@@ -1,0 +1,214 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A libmicrohttpd connection handed to an async handler's task, to resume it; libmicrohttpd allows
+/// `MHD_resume_connection` from any thread.
+struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// What libmicrohttpd calls back: routes each request, collects its body, runs its handler and queues its
+/// response; counts requests in flight for a graceful shutdown. Shared by all worker threads.
+final class Dispatcher: Sendable {
+    let router: Router
+    let configuration: HTTPServerConfiguration
+    let inFlight = Atomic<Int>(0)
+    let draining = Atomic<Bool>(false)
+    /// Signalled when draining and the last in-flight request ends.
+    let drained = DispatchSemaphore(value: 0)
+
+    init(router: Router, configuration: HTTPServerConfiguration) {
+        self.router = router
+        self.configuration = configuration
+    }
+
+    /// The request-completed callback's share: one request fewer in flight.
+    func requestCompleted() {
+        let remaining = inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+        if remaining == 0, draining.load(ordering: .sequentiallyConsistent) { drained.signal() }
+    }
+
+    /// The access handler: called once with the headers, once per body chunk, once at the end of the body, and
+    /// once more after a resume.
+    func handle(
+        connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+        state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let existing = state.pointee else {
+            let exchange = begin(connection: connection, url: url, method: method)
+            state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            inFlight.add(1, ordering: .relaxed)
+            _ = queueEarlyRefusal(exchange, connection)
+            return MHD_Result.YES
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            uploadDataSize.pointee = 0
+            if exchange.answered { return MHD_Result.YES }
+            if exchange.overflow > 0 || exchange.body.count + size > exchange.limit {
+                // A body without Content-Length went over the limit. libmicrohttpd 0.9.75 closes the connection
+                // without sending a response queued in the middle of a body, so discard up to `discardLimit` more
+                // bytes and answer at the end of the body (the connection stays usable). A client that keeps
+                // sending past that is cut off.
+                exchange.overflow += size
+                exchange.body = Data()
+                if exchange.overflow > Self.discardLimit(exchange.limit) {
+                    return abort(exchange, exchange.rejection)
+                }
+                return MHD_Result.YES
+            }
+            if Double(MonotonicClock.nanoseconds() &- exchange.start) / 1e9 > configuration.requestTimeout {
+                return abort(
+                    exchange,
+                    Response.error(
+                        HTTPStatusError(
+                            .requestTimeout, code: "request_timeout", message: "The request body took too long.")))
+            }
+            if let uploadData {
+                exchange.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: size)
+            }
+            return MHD_Result.YES
+        }
+        if exchange.answered { return MHD_Result.YES }
+        if let response = exchange.pending.withLock({ $0.take() }) {
+            return queue(exchange, response, connection)
+        }
+        if exchange.overflow > 0 { return answer(exchange, exchange.rejection, failure: nil, connection) }
+        switch exchange.resolution {
+        case .error(let error):
+            return answer(exchange, Response.error(error), failure: nil, connection)
+        case .route(let route, _):
+            switch route.action {
+            case .sync(let handler):
+                let (response, failure) = Router.run(handler, exchange.request())
+                return answer(exchange, response, failure: failure, connection)
+            case .async(let handler):
+                let request = exchange.request()
+                let suspended = SuspendedConnection(pointer: connection)
+                let router = self.router
+                MHD_suspend_connection(connection)
+                Task {
+                    let (response, failure) = await Router.run(handler, request)
+                    let finished = router.finish(
+                        response, method: request.method, path: request.path, id: request.id, route: request.route,
+                        failure: failure, start: exchange.start)
+                    exchange.pending.withLock { $0 = finished }
+                    MHD_resume_connection(suspended.pointer)
+                }
+                return MHD_Result.YES
+            }
+        }
+    }
+
+    /// How many bytes past `limit` a body without `Content-Length` may send before the 413 is sent at once:
+    /// the limit again, at least 1 MiB, at most 16 MiB.
+    static func discardLimit(_ limit: Int) -> Int { min(max(limit, 1 << 20), 16 << 20) }
+
+    /// Reads the request line and headers and routes them.
+    private func begin(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> Exchange {
+        let start = MonotonicClock.nanoseconds()
+        let method = HTTPMethod(rawValue: String(cString: method))
+        let path = String(cString: url)
+        var headers = HTTPHeaders()
+        _ = withUnsafeMutablePointer(to: &headers) { pointer in
+            MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
+        }
+        var query = QueryParameters()
+        _ = withUnsafeMutablePointer(to: &query) { pointer in
+            MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, collectQueryArgument, pointer)
+        }
+        let id = RequestID.accept(headers["X-Request-Id"]) ?? RequestID.make()
+        let exchange = Exchange(
+            start: start, method: method, path: path, query: query, headers: headers, id: id,
+            peer: PeerAddress(fs_mhd_client_address(connection)),
+            resolution: router.resolve(method: method, path: path))
+        return exchange
+    }
+
+    /// Answers at once when `Content-Length` already exceeds the route's limit (413), or a request that routing
+    /// refused announces more than the discard allowance (its routing error). Returns whether it answered.
+    private func queueEarlyRefusal(_ exchange: Exchange, _ connection: OpaquePointer) -> Bool {
+        guard let declared = exchange.headers["Content-Length"].flatMap(Int.init) else { return false }
+        switch exchange.resolution {
+        case .route: guard declared > exchange.limit else { return false }
+        case .error: guard declared > Self.discardLimit(0) else { return false }
+        }
+        _ = answer(exchange, exchange.rejection, failure: nil, connection)
+        return true
+    }
+
+    /// Closes the connection in the middle of a body (the response cannot be sent then; see above) and logs the
+    /// status it stands for, with 0 bytes.
+    private func abort(_ exchange: Exchange, _ response: Response) -> MHD_Result {
+        exchange.answered = true
+        var unsent = response
+        unsent.body = .empty
+        _ = exchange.finish(unsent, router: router, failure: nil)
+        return MHD_Result.NO
+    }
+
+    /// Finishes (request id, access log) and queues a response.
+    private func answer(_ exchange: Exchange, _ response: Response, failure: String?, _ connection: OpaquePointer)
+        -> MHD_Result
+    {
+        return queue(exchange, exchange.finish(response, router: router, failure: failure), connection)
+    }
+
+    /// Turns a finished ``Response`` into a libmicrohttpd response and queues it.
+    private func queue(_ exchange: Exchange, _ response: Response, _ connection: OpaquePointer) -> MHD_Result {
+        exchange.answered = true
+        let native: OpaquePointer?
+        switch response.body {
+        case .empty:
+            native = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+        case .bytes(let data):
+            native = data.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(
+                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                    MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+            }
+        case .file(let file):
+            let descriptor = file.take()
+            native =
+                descriptor >= 0
+                ? MHD_create_response_from_fd_at_offset64(UInt64(file.length), descriptor, UInt64(file.offset)) : nil
+            if native == nil, descriptor >= 0 { close(descriptor) }
+        }
+        guard let native else { return MHD_Result.NO }
+        defer { MHD_destroy_response(native) }
+        for (name, value) in response.headers where !Self.transportOwned(name) {
+            _ = MHD_add_response_header(native, name, value)
+        }
+        if draining.load(ordering: .relaxed) { _ = MHD_add_response_header(native, "Connection", "close") }
+        return MHD_queue_response(connection, UInt32(response.status.code), native)
+    }
+
+    /// Header fields the transport writes itself.
+    private static func transportOwned(_ name: String) -> Bool {
+        HTTPHeaders.equalNames(name, "Content-Length") || HTTPHeaders.equalNames(name, "Transfer-Encoding")
+            || HTTPHeaders.equalNames(name, "Date")
+    }
+}
+
+private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return MHD_Result.YES }
+    cls.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(
+        String(cString: key), value.map { String(cString: $0) } ?? "")
+    return MHD_Result.YES
+}
+
+private let collectQueryArgument: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return MHD_Result.YES }
+    cls.assumingMemoryBound(to: QueryParameters.self).pointee.add(
+        PercentDecoding.decodeForm(String(cString: key)),
+        value.map { PercentDecoding.decodeForm(String(cString: $0)) } ?? "")
+    return MHD_Result.YES
+}

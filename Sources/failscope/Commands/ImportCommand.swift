@@ -1,0 +1,198 @@
+import FailscopeClient
+import FailscopeImport
+import FailscopeModel
+import Foundation
+
+/// `failscope import`: reads JUnit XML, Swift Testing event streams and xcresulttool JSON from CI and
+/// uploads each file as one run (or all files as one run with `--run-id`).
+///
+/// Exit codes: 0 every file imported; 2 some files failed (each said why on stderr), the rest imported;
+/// 1 nothing imported; 64 a usage error.
+enum ImportCommand: Command {
+    static let name = "import"
+    static let summary = "Import JUnit XML, Swift Testing event streams or xcresult JSON as runs."
+    static let usage = """
+        USAGE: failscope import --project <name> [--branch <b>] [--commit <sha>] [--device <name>]
+                                [--url <url>] [--token <token>] [--run-id <id>] [--dry-run] <file>...
+
+        ARGUMENTS:
+          <file>             Report files, folders (every file inside) or glob patterns ("reports/**.xml").
+                             The format is read from the content: JUnit/xUnit XML, Swift Testing event stream
+                             (JSON Lines), `xcrun xcresulttool get test-results tests` JSON (or the legacy JSON).
+
+        OPTIONS:
+          --project <name>   The project the runs belong to. (required)
+          --branch <b>       The branch that was tested.
+          --commit <sha>     The commit that was tested.
+          --device <name>    The device, overriding the one a report names.
+          --url <url>        The Failscope service. (env FAILSCOPE_URL; required unless --dry-run)
+          --token <token>    An upload token. (env FAILSCOPE_TOKEN)
+          --run-id <id>      Import every file into this one run (1-64 of A-Z a-z 0-9 . _ -), e.g. SwiftPM's
+                             xunit.xml with its xunit-swift-testing.xml. (default: one run per file, its id
+                             derived from the project and the file's bytes, so importing again changes nothing)
+          --dry-run          Parse and print per file: tests, failures, skipped, flaky, warnings. Upload nothing.
+
+          Exit status: 0 all imported, 2 some files failed, 1 nothing imported, 64 usage error.
+        """
+    static let booleanFlags: Set<String> = ["dry-run"]
+
+    /// Files at least this large report their progress on stderr.
+    static let progressThreshold: Int64 = 16 << 20
+
+    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        guard let project = arguments.option("project"), !project.isEmpty else {
+            throw UsageError("--project is required")
+        }
+        let options = ImportOptions(
+            project: project, branch: arguments.option("branch"), commit: arguments.option("commit"),
+            device: arguments.option("device"))
+        let dryRun = arguments.flag("dry-run")
+        let urlText = arguments.option("url") ?? environment["FAILSCOPE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let runID = arguments.option("run-id")
+        try arguments.checkAllConsumed()
+        guard !arguments.positional.isEmpty else {
+            throw UsageError("give at least one report file, folder or pattern")
+        }
+        if let runID, !Run.isValidID(runID) {
+            throw UsageError(
+                "--run-id must be 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..'), got \"\(runID)\"")
+        }
+        var uploader: ReportUploader?
+        if !dryRun {
+            guard let urlText else {
+                throw UsageError("--url (or FAILSCOPE_URL) is needed to upload; or use --dry-run")
+            }
+            guard let url = URL(string: urlText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else { throw UsageError("--url must be an http(s) URL, got \"\(urlText)\"") }
+            uploader = ReportUploader(api: APIClient(baseURL: url, token: token))
+        }
+
+        let expansion = ReportFiles.expand(arguments.positional)
+        var failed = expansion.problems.count
+        for problem in expansion.problems { printError("error: \(problem)") }
+        for warning in ReportFiles.missingSiblings(of: expansion.files) { printError("warning: \(warning)") }
+
+        var parsed: [(file: String, report: ParsedReport)] = []
+        for file in expansion.files {
+            do {
+                let report = try parse(file)
+                parsed.append((file, report))
+                printSummary(of: report, file: file, dryRun: dryRun)
+            } catch {
+                failed += 1
+                printError("error: \(error)")
+            }
+        }
+
+        var imported = 0
+        if let runID {
+            if !parsed.isEmpty {
+                if dryRun {
+                    print("would import \(parsed.count) file\(parsed.count == 1 ? "" : "s") as run \(runID)")
+                    imported = parsed.count
+                } else if await upload(parsed.map(\.report), files: parsed.map(\.file), as: runID, options, uploader!) {
+                    imported = parsed.count
+                } else {
+                    failed += parsed.count
+                }
+            }
+        } else {
+            for (file, report) in parsed {
+                if dryRun {
+                    imported += 1
+                    continue
+                }
+                do {
+                    let id = ReportDigest.runID(
+                        project: project, contentDigests: [try ReportDigest.contentDigest(ofFileAt: file)])
+                    if await upload([report], files: [file], as: id, options, uploader!) {
+                        imported += 1
+                    } else {
+                        failed += 1
+                    }
+                } catch {
+                    failed += 1
+                    printError("error: \(error)")
+                }
+            }
+        }
+        if imported == 0 {
+            if failed == 0 { printError("error: no report files given") }
+            return 1
+        }
+        return failed > 0 ? 2 : 0
+    }
+
+    private static func parse(_ file: String) throws(ImportError) -> ParsedReport {
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
+        guard size >= progressThreshold else { return try ReportImporter().parse(fileAt: file) }
+        let meter = ProgressMeter(file: file)
+        let report = try ReportImporter().parse(fileAt: file) { read, total in meter.update(read: read, total: total) }
+        return report
+    }
+
+    /// `file (format): 192 tests, 20 failures, 7 skipped, 1 flaky, 1 warning`, then the warnings and flaky tests.
+    private static func printSummary(of report: ParsedReport, file: String, dryRun: Bool) {
+        let summary = report.summary
+        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        print(
+            "\(file) (\(report.format.rawValue)): \(plural(summary.tests, "test")), \(plural(summary.failures, "failure")), "
+                + "\(summary.skipped) skipped, \(summary.flaky) flaky, \(plural(summary.warnings, "warning"))"
+                + (summary.attempts > summary.tests ? " (\(summary.attempts) results with retries)" : ""))
+        var warnings = report.warnings
+        if report.isSuspicious, !warnings.contains(where: { $0.hasPrefix("empty report") }) {
+            warnings.insert("empty report: 0 tests (suspicious)", at: 0)
+        }
+        for warning in warnings {
+            if dryRun { print("  warning: \(warning)") } else { printError("warning: \(file): \(warning)") }
+        }
+        guard dryRun else { return }
+        for test in report.tests where test.isFlaky {
+            let attempts = test.attempts.map { "\($0.status.rawValue)" }.joined(separator: ", ")
+            let arguments = test.final.arguments.map { " (\($0))" } ?? ""
+            print("  flaky: \(test.final.suite)/\(test.final.name)\(arguments): \(attempts)")
+        }
+    }
+
+    /// Uploads one run; prints the outcome. Returns whether it arrived.
+    private static func upload(
+        _ reports: [ParsedReport], files: [String], as id: String, _ options: ImportOptions, _ uploader: ReportUploader
+    ) async -> Bool {
+        let modified =
+            files.compactMap {
+                (try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate]) as? Date
+            }.min() ?? Date()
+        let run = ReportUploader.run(id: id, for: reports, options: options, fallbackStart: modified)
+        let results = ReportUploader.results(of: reports)
+        do {
+            try await uploader.upload(run, results: results)
+        } catch {
+            printError("error: \(files.joined(separator: ", ")): not imported: \(error)")
+            return false
+        }
+        print("imported \(files.joined(separator: ", ")) as run \(id): \(uploader.api.dashboardURL(runID: id))")
+        return true
+    }
+}
+
+/// Prints `reading FILE: 40% (205 of 512 MiB)` on stderr at every further tenth of a large file.
+final class ProgressMeter: @unchecked Sendable {
+    private let file: String
+    private let lock = NSLock()
+    private var lastTenth = 0
+
+    init(file: String) { self.file = file }
+
+    func update(read: Int64, total: Int64) {
+        guard total > 0 else { return }
+        let tenth = Int(min(read, total) * 10 / total)
+        lock.lock()
+        defer { lock.unlock() }
+        guard tenth > lastTenth else { return }
+        lastTenth = tenth
+        printError("reading \(file): \(tenth * 10)% (\(read >> 20) of \(total >> 20) MiB)")
+    }
+}

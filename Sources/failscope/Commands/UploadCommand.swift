@@ -1,0 +1,48 @@
+import FailscopeClient
+import Foundation
+
+/// `failscope upload`: sends what a reporter spool holds (an earlier run's, another machine's).
+enum UploadCommand: Command {
+    static let name = "upload"
+    static let summary = "Send the runs waiting in a reporter spool to the service."
+    static let usage = """
+        USAGE: failscope upload [--spool <dir>] [--url <url>] [--token <token>] [--run-id <id>] [--retry-seconds <n>]
+
+        OPTIONS:
+          --spool <dir>          The spool folder. (default: .failscope/spool; env FAILSCOPE_SPOOL)
+          --url <url>            The service. (env FAILSCOPE_URL)
+          --token <token>        An upload token. (env FAILSCOPE_TOKEN)
+          --run-id <id>          Send only this run.
+          --retry-seconds <n>    How long to retry an unreachable service. (default: 20)
+
+          Every request is idempotent: running it again after a failure or a crash sends only what is
+          missing and duplicates nothing. Exit status: 0 all sent, 2 some left in the spool, 1 nothing sent.
+        """
+
+    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        let spool = arguments.option("spool") ?? environment["FAILSCOPE_SPOOL"] ?? ".failscope/spool"
+        guard let urlText = arguments.option("url") ?? environment["FAILSCOPE_URL"] else {
+            throw UsageError("--url (or FAILSCOPE_URL) is required")
+        }
+        guard let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https" else {
+            throw UsageError("--url must be an http(s) URL, got \"\(urlText)\"")
+        }
+        let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"]
+        let runID = arguments.option("run-id")
+        let retry = try arguments.integer("retry-seconds", default: 20, in: 0...3600)
+        try arguments.checkAllConsumed()
+
+        let uploader = Uploader(
+            api: APIClient(baseURL: url, token: token), spool: Spool(directory: URL(fileURLWithPath: spool)),
+            retryWindow: Double(retry))
+        let report = await uploader.upload(runID: runID)
+        printError(
+            "failscope upload: \(report.runs.count) run(s), \(report.results) result(s), "
+                + "\(report.artifactsSent) artifact(s) sent, \(report.artifactsSkipped) already on the server, "
+                + "\(report.finishedRuns) run(s) finished, \(report.remainingFiles) file(s) left in \(spool)")
+        for problem in report.problems { printError("  \(problem)") }
+        if report.remainingFiles == 0 && report.problems.isEmpty { return 0 }
+        return report.results + report.artifactsSent + report.finishedRuns > 0 ? 2 : 1
+    }
+}

@@ -1,0 +1,209 @@
+import FailscopeClient
+import FailscopeModel
+import XCTest
+
+/// Runs the built `failscope` binary: `import --dry-run`, then `import` into a live `failscope serve` on a
+/// free loopback port, and reads the runs back through the API.
+final class ImportCommandTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("reports"), withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The `failscope` executable built beside this test bundle.
+    private func binary() throws -> URL {
+        let exe = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
+        let candidate = exe.deletingLastPathComponent().appendingPathComponent("failscope")
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            throw XCTSkip("no failscope binary at \(candidate.path); build it first (swift build --build-tests)")
+        }
+        return candidate
+    }
+
+    private struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["FAILSCOPE_URL"] = nil
+        env["FAILSCOPE_TOKEN"] = nil
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    private func write(_ name: String, _ text: String) throws -> String {
+        let url = folder.appendingPathComponent("reports").appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    private func writeReports() throws -> (junit: String, stream: String, broken: String) {
+        let junit = try write(
+            "ui.xml",
+            """
+            <testsuites><testsuite name="LoginUITests" timestamp="2026-03-01T10:00:00Z" time="30">
+              <testcase classname="LoginUITests" name="testLogin()" time="11"><failure message="LoginUITests.swift:77: tap failed"/></testcase>
+              <testcase classname="LoginUITests" name="testLogin()" time="9"/>
+              <testcase classname="LoginUITests" name="testLogout()" time="4"><failure message="LoginUITests.swift:90: XCTAssertTrue failed"/></testcase>
+              <testcase classname="LoginUITests" name="testSignUp()"><skipped message="later"/></testcase>
+            </testsuite></testsuites>
+            """)
+        let stream = try write(
+            "events.jsonl",
+            [
+                #"{"kind":"event","payload":{"kind":"testStarted","instant":{"absolute":1,"since1970":1000},"messages":[],"testID":"App.T/ok()/T.swift:1:1"},"version":0}"#,
+                #"{"kind":"event","payload":{"kind":"testEnded","instant":{"absolute":2,"since1970":1000.5},"messages":[],"testID":"App.T/ok()/T.swift:1:1"},"version":0}"#,
+            ].joined(separator: "\n"))
+        let broken = try write("broken.xml", "<testsuites>\n<testsuite name='x'>\n<testcase name='a'")
+        return (junit, stream, broken)
+    }
+
+    func testDryRunPrintsPerFileAndExitCodesTellPartialSuccess() throws {
+        let files = try writeReports()
+        let dry = try run(["import", "--project", "Shop", "--dry-run", folder.appendingPathComponent("reports").path])
+        XCTAssertEqual(dry.status, 2, dry.stderr)
+        XCTAssertTrue(
+            dry.stdout.contains(
+                "\(files.junit) (junit): 3 tests, 1 failure, 1 skipped, 1 flaky, 0 warnings (4 results with retries)"),
+            dry.stdout)
+        XCTAssertTrue(dry.stdout.contains("  flaky: LoginUITests/testLogin(): failed, passed"), dry.stdout)
+        XCTAssertTrue(
+            dry.stdout.contains("\(files.stream) (swift-testing-event-stream): 1 test, 0 failures"), dry.stdout)
+        XCTAssertTrue(dry.stderr.contains("error: \(files.broken):3:"), dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("truncated"), dry.stderr)
+
+        XCTAssertEqual(try run(["import", "--project", "Shop", "--dry-run", files.junit]).status, 0)
+        XCTAssertEqual(try run(["import", "--project", "Shop", "--dry-run", files.broken]).status, 1)
+        XCTAssertEqual(try run(["import", "--dry-run", files.junit]).status, 64)
+        XCTAssertEqual(
+            try run(["import", "--project", "Shop", files.junit]).status, 64, "no --url and no FAILSCOPE_URL")
+        XCTAssertEqual(
+            try run(["import", "--project", "Shop", "--run-id", "a/b", "--dry-run", files.junit]).status, 64)
+    }
+
+    func testImportIntoALiveServiceIsIdempotent() async throws {
+        let files = try writeReports()
+        let server = try LiveService(
+            binary: try binary(), data: folder.appendingPathComponent("data"), token: "up-secret")
+        defer { server.stop() }
+        let url = try server.waitForURL()
+        let environment = ["FAILSCOPE_URL": url, "FAILSCOPE_TOKEN": "up-secret"]
+
+        let first = try run(
+            ["import", "--project", "Shop", "--branch", "main", files.junit, files.stream, files.broken],
+            environment: environment)
+        XCTAssertEqual(first.status, 2, first.stderr)
+        let ids = first.stdout.split(separator: "\n").filter { $0.hasPrefix("imported ") }.compactMap {
+            $0.components(separatedBy: " as run ").last?.components(separatedBy: ":").first
+        }
+        XCTAssertEqual(ids.count, 2, first.stdout)
+        let client = APIClient(baseURL: URL(string: url)!, token: "up-secret")
+        let detail = try await client.get(RunDetail.self, "api/v1/runs/\(ids[0])")
+        XCTAssertEqual(detail.summary.run.project, "Shop")
+        XCTAssertEqual(detail.summary.run.branch, "main")
+        XCTAssertEqual(detail.summary.run.source, .junit)
+        XCTAssertEqual(detail.summary.status, .failed)
+        XCTAssertEqual(detail.summary.counts.total, 4)
+        XCTAssertEqual(detail.summary.counts.failingTests, 1)
+        XCTAssertEqual(detail.summary.counts.skipped, 1)
+        let results = detail.pages.flatMap(\.callSites).flatMap(\.results)
+        XCTAssertEqual(results.first { $0.name == "testLogout()" }?.message, "XCTAssertTrue failed")
+        XCTAssertNil(results.first { $0.name == "testSignUp()" }?.duration)
+
+        // The same file again: the same run, nothing added.
+        let again = try run(["import", "--project", "Shop", "--branch", "main", files.junit], environment: environment)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("as run \(ids[0])"), again.stdout)
+        let rereadTotal = try await client.get(RunDetail.self, "api/v1/runs/\(ids[0])").summary.counts.total
+        XCTAssertEqual(rereadTotal, 4)
+
+        // Two files into one run.
+        let merged = try run(
+            ["import", "--project", "Shop", "--run-id", "ci-42", files.junit, files.stream], environment: environment)
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        let mergedTotal = try await client.get(RunDetail.self, "api/v1/runs/ci-42").summary.counts.total
+        XCTAssertEqual(mergedTotal, 5)
+
+        // A wrong token: nothing imported, the service's answer said.
+        let refused = try run(
+            ["import", "--project", "Shop", "--token", "wrong", files.junit], environment: ["FAILSCOPE_URL": url])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("401"), refused.stderr)
+    }
+}
+
+/// `failscope serve --port 0` in a child process; its URL read from its stderr.
+final class LiveService: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var output = ""
+    private let announced = DispatchSemaphore(value: 0)
+
+    init(binary: URL, data: URL, token: String) throws {
+        process.executableURL = binary
+        process.arguments = [
+            "serve", "--host", "127.0.0.1", "--port", "0", "--data", data.path, "--upload-token", token,
+        ]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            guard let self else { return }
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                self.announced.signal()
+                return
+            }
+            let seen = self.lock.withLock { () -> Bool in
+                self.output += String(decoding: data, as: UTF8.self)
+                return self.output.contains("listening on http://")
+            }
+            if seen { self.announced.signal() }
+        }
+        try process.run()
+    }
+
+    /// Waits (at most 30 s) for "listening on http://127.0.0.1:PORT" and returns that URL.
+    func waitForURL() throws -> String {
+        _ = announced.wait(timeout: .now() + 30)
+        let text = lock.withLock { output }
+        guard let range = text.range(of: "listening on ") else {
+            throw XCTSkip("failscope serve did not start: \(text)")
+        }
+        return String(text[range.upperBound...].prefix { !$0.isWhitespace })
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}

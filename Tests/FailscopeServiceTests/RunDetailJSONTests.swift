@@ -1,0 +1,42 @@
+import FailscopeModel
+import Foundation
+import XCTest
+
+@testable import FailscopeService
+
+final class RunDetailJSONTests: XCTestCase {
+    /// The fast writer's bytes equal `WireCoding.encoder()`'s for the same run page, hostile text included.
+    func testFastWriterMatchesJSONEncoderByteForByte() throws {
+        let hostile = "\"quoted\" \\back\\ /slash/ \n\r\t\u{8}\u{C}\u{0}\u{1F}\u{7F} <script>é 👋 \u{2028}\u{2029}"
+        var run = Run(
+            id: "run-1", project: "Shop", branch: hostile, commit: "abc", device: "iPhone 15", osVersion: "iOS 17",
+            ciProvider: "gh", ciBuildURL: "https://ci/1", ciJob: "ui", source: .junit,
+            startedAt: Date(timeIntervalSince1970: 1_764_400_000.123), finishedAt: Date(timeIntervalSince1970: 1_764_400_100))
+        let durations: [Double?] = [nil, 0, 0.5, 1.25, 1e-7, 123_456.789, 2, 1e20, 0.1 + 0.2]
+        let results = durations.enumerated().map { index, duration in
+            ResultSummary(
+                id: index + 1, runId: "run-1", testId: String(repeating: "a", count: 32), suite: "S\(index)",
+                name: index == 0 ? hostile : "t\(index)", arguments: index % 2 == 0 ? nil : "x: \(index)",
+                device: index % 3 == 0 ? nil : "iPad", attempt: index + 1, status: index % 2 == 0 ? .failed : .passed,
+                startedAt: index % 2 == 0 ? nil : Date(timeIntervalSince1970: 1_764_400_000 + Double(index) * 0.001),
+                duration: duration, page: index % 4 == 0 ? nil : "LoginPage",
+                callSite: index % 3 == 0 ? nil : SourceLocation(file: "/src/\(hostile).swift", line: index),
+                message: index % 2 == 0 ? hostile : nil, screenshot: index % 2 == 0 ? String(repeating: "b", count: 64) : nil)
+        }
+        let detail = RunDetail(
+            summary: RunSummary(run: run, status: .failed, counts: ResultCounts(total: 9, passed: 4, failed: 5, failingTests: 3)),
+            pages: [
+                .init(page: "LoginPage", counts: ResultCounts(total: 5), callSites: [
+                    .init(callSite: SourceLocation(file: "/a.swift", line: 1), results: Array(results.prefix(5))),
+                    .init(callSite: nil, results: Array(results.suffix(4))),
+                ]),
+                .init(page: nil, counts: ResultCounts(), callSites: []),
+            ])
+        let expected = try WireCoding.encoder().encode(detail)
+        XCTAssertEqual(String(decoding: RunDetailJSON.encode(detail), as: UTF8.self), String(decoding: expected, as: UTF8.self))
+        run.branch = nil
+        run.finishedAt = nil
+        let minimal = RunDetail(summary: RunSummary(run: run, status: .incomplete, counts: ResultCounts()), pages: [])
+        XCTAssertEqual(RunDetailJSON.encode(minimal), try WireCoding.encoder().encode(minimal))
+    }
+}

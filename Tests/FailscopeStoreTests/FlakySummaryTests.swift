@@ -1,0 +1,120 @@
+import FailscopeModel
+import XCTest
+
+@testable import FailscopeStore
+
+/// The summary tables kept by ingest equal what the migration's populate statements compute from
+/// `results`, also after out-of-order results and a run whose branch, commit and device changed.
+final class FlakySummaryTests: XCTestCase {
+    private var store: FailscopeStore!
+
+    override func setUpWithError() throws {
+        store = try FailscopeStore(directory: try makeTemporaryDirectory())
+    }
+
+    override func tearDown() {
+        store.close()
+    }
+
+    private func snapshot() throws -> [String: [[SQLValue]]] {
+        try store.pool.read { db in
+            var tables: [String: [[SQLValue]]] = [:]
+            for table in FlakySummaries.tables {
+                tables[table] = try db.withStatement("SELECT * FROM \(table) ORDER BY 1, 2, 3, 4, 5, 6") { row in
+                    var rows: [[SQLValue]] = []
+                    while try row.step() { rows.append((0..<row.columnCount).map { row.value($0) }) }
+                    return rows
+                }
+            }
+            return tables
+        }
+    }
+
+    private func assertMatchesRebuild(file: StaticString = #filePath, line: UInt = #line) throws {
+        let incremental = try snapshot()
+        try store.pool.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+        let rebuilt = try snapshot()
+        for table in FlakySummaries.tables {
+            XCTAssertEqual(incremental[table], rebuilt[table], "table \(table)", file: file, line: line)
+        }
+    }
+
+    /// A deterministic mixed history: 3 tests, 2 devices, 2 branches, retries, skips, pages, no pages,
+    /// out-of-order run start times, more than 64 results for one test.
+    private func ingestHistory() throws {
+        var generator = SplitMix(seed: 7)
+        let statuses: [TestStatus] = [.passed, .passed, .failed, .error, .skipped, .expectedFailure]
+        for index in 0..<80 {
+            let hoursAgo = Double((index * 37) % 400)  // not in time order
+            let runID = "run-\(index)"
+            try store.putRun(
+                Run(
+                    id: runID, project: index % 9 == 0 ? "Bank" : "Shop", branch: index % 5 == 0 ? "feature" : "main",
+                    commit: index % 7 == 0 ? nil : "c\(index / 3)", device: index % 2 == 0 ? "iPad" : nil,
+                    startedAt: referenceDate.addingTimeInterval(-hoursAgo * 3_600)))
+            var results: [TestResult] = []
+            for name in ["testA", "testB", "testC"] {
+                for attempt in 1...(1 + Int(generator.next() % 2)) {
+                    let status = statuses[Int(generator.next() % UInt64(statuses.count))]
+                    let page: String? = name == "testC" ? nil : ["LoginPage", "CatalogPage"][Int(generator.next() % 2)]
+                    results.append(
+                        TestResult(
+                            suite: "Suite", name: name, device: attempt == 2 && name == "testB" ? "iPhone" : nil,
+                            attempt: attempt, status: status,
+                            failures: status == .failed || status == .error
+                                ? [Failure(message: "m", page: page, callSite: SourceLocation(file: "f.swift", line: attempt))]
+                                : [],
+                            trail: page.map { [TrailStep(page: $0)] } ?? []))
+                }
+            }
+            try store.addResults(ResultBatch(results: results), toRun: runID)
+        }
+    }
+
+    func testIngestKeepsTheSameSummariesAsARebuild() throws {
+        try ingestHistory()
+        let counts = try snapshot()
+        XCTAssertGreaterThan(counts["flaky_commits"]?.count ?? 0, 0)
+        XCTAssertGreaterThan(counts["flaky_page_days"]?.count ?? 0, 0)
+        try assertMatchesRebuild()
+    }
+
+    func testChangingARunsMetadataRebuildsItsTestsSummaries() throws {
+        try ingestHistory()
+        try store.putRun(
+            Run(
+                id: "run-3", project: "Shop", branch: "release", commit: "moved", device: "Pixel",
+                startedAt: referenceDate.addingTimeInterval(-90_000)))
+        try assertMatchesRebuild()
+        let branches = try store.pool.read { db in
+            try db.query("SELECT DISTINCT branch FROM flaky_recent ORDER BY 1") { $0.string(0) }
+        }
+        XCTAssertEqual(branches, ["feature", "main", "release"])
+    }
+
+    func testRecentKeepsTheNewest64PerTestBranchAndDevice() throws {
+        try store.putRun(Run(id: "r", project: "Shop", branch: "main", commit: "c", device: "iPad", startedAt: referenceDate))
+        let results = (1...70).map { TestResult(suite: "S", name: "t", attempt: $0, status: $0 % 2 == 0 ? .passed : .failed) }
+        try store.addResults(ResultBatch(results: results), toRun: "r")
+        let kept = try store.pool.read { db in
+            try db.query("SELECT device, count(*), min(result_id) FROM flaky_recent GROUP BY device ORDER BY 1") {
+                "\($0.string(0)):\($0.int(1)):\($0.int(2))"
+            }
+        }
+        XCTAssertEqual(kept, ["*:64:7", "iPad:64:7"])
+        try assertMatchesRebuild()
+    }
+}
+
+/// A tiny deterministic generator (SplitMix64, Steele et al. 2014) for reproducible histories.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
