@@ -219,6 +219,25 @@ def runs_to_run_shows_failures_grouped_by_page_then_call_site(ctx):
 
 
 @test
+def large_run_renders_pages_of_results(ctx):
+    detail = ctx.api.get('/api/v1/runs/' + LARGE_RUN)
+    failing = [r for r, _, _ in run_results(detail) if r['status'] in ('failed', 'error')]
+    passed = [r for r, _, _ in run_results(detail) if r['status'] == 'passed']
+    started = time.monotonic()
+    ctx.open('#/runs/' + LARGE_RUN, 'run')
+    elapsed = time.monotonic() - started
+    print('    large run (%d results) rendered in %.0f ms' % (LARGE_COUNT, elapsed * 1000))
+    cards = ctx.js("return document.querySelectorAll('.failure-card').length")
+    equal(cards, min(60, len(failing)), 'failure cards on the first page')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.failures .more-row button').click()
+    equal(ctx.js("return document.querySelectorAll('.failure-card').length"), min(120, len(failing)), 'after Show more')
+    ctx.driver.find_element(By.CSS_SELECTOR, 'details[data-status=passed] > summary').click()
+    wait_until(lambda: ctx.js("return document.querySelectorAll('details[data-status=passed] tbody tr').length") == 200,
+               message='the first page of 200 passed rows after opening the section')
+    check(len(passed) > 200, 'enough passed results to page')
+
+
+@test
 def back_from_a_failure_returns_to_the_run_where_it_was(ctx):
     ctx.open('#/runs/' + LARGE_RUN, 'run')
     ctx.js("document.querySelectorAll('.failure-card')[40].scrollIntoView({block: 'center'})")
@@ -242,25 +261,6 @@ def back_from_a_failure_returns_to_the_run_where_it_was(ctx):
     wait_for_view(ctx.driver, 'run')
     print('    back to the %d-result run in %.0f ms' % (LARGE_COUNT, (time.monotonic() - started) * 1000))
     near(ctx.js('return window.scrollY'), scrolled, 2, 'scroll position restored')
-
-
-@test
-def large_run_renders_pages_of_results(ctx):
-    detail = ctx.api.get('/api/v1/runs/' + LARGE_RUN)
-    failing = [r for r, _, _ in run_results(detail) if r['status'] in ('failed', 'error')]
-    passed = [r for r, _, _ in run_results(detail) if r['status'] == 'passed']
-    started = time.monotonic()
-    ctx.open('#/runs/' + LARGE_RUN, 'run')
-    elapsed = time.monotonic() - started
-    print('    large run (%d results) rendered in %.0f ms' % (LARGE_COUNT, elapsed * 1000))
-    cards = ctx.js("return document.querySelectorAll('.failure-card').length")
-    equal(cards, min(60, len(failing)), 'failure cards on the first page')
-    ctx.driver.find_element(By.CSS_SELECTOR, '.failures .more-row button').click()
-    equal(ctx.js("return document.querySelectorAll('.failure-card').length"), min(120, len(failing)), 'after Show more')
-    ctx.driver.find_element(By.CSS_SELECTOR, 'details[data-status=passed] > summary').click()
-    wait_until(lambda: ctx.js("return document.querySelectorAll('details[data-status=passed] tbody tr').length") == 200,
-               message='the first page of 200 passed rows after opening the section')
-    check(len(passed) > 200, 'enough passed results to page')
 
 
 @test
