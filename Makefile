@@ -18,11 +18,13 @@ build:
 release:
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 
-## test: every test (unit, UI suite, service, browser); the command CI runs
+## test: every test (unit, UI suite, service, reporter end to end, browser); the command CI runs
 test:
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	FAILSCOPE_DISABLED=1 $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory lint-page-objects
+	@python3 scripts/check-dockerfile.py .build/debug/failscope
+	@BROWSER_TESTS_SKIP_BUILD=1 scripts/browser-tests.sh
 
 ## lint: the seed's page-object acceptance check and swift-format
 lint: lint-page-objects
