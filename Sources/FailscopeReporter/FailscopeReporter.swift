@@ -1,4 +1,5 @@
 import FailscopeClient
+import FailscopeModel
 import Foundation
 import XCTest
 
@@ -25,6 +26,10 @@ public enum FailscopeReporter {
     /// Uploads whatever the recorder holds when the process exits (Swift Testing has no bundle end).
     public static func finishAtExit() {
         state.installExitHookOnce {
+            // atexit handlers run in reverse order of registration, and libcrypto registers its
+            // cleanup at first use. Use it first, so the upload below runs before that cleanup
+            // (hashing after it crashed the process at exit).
+            _ = SHA256.hex(of: Data())
             atexit {
                 if let line = FailscopeReporter.recorder?.finish() {
                     FileHandle.standardError.write(Data((line + "\n").utf8))
