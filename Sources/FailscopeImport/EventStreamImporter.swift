@@ -46,11 +46,13 @@ public struct EventStreamImporter: Sendable {
                 break
             }
             pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
+            var lineStart = pending.startIndex
+            while let newline = pending[lineStart...].firstIndex(of: 0x0A) {
                 lineNumber += 1
-                builder.add(line: pending[pending.startIndex..<newline], number: lineNumber)
-                pending = Data(pending[(newline + 1)...])
+                builder.add(line: pending[lineStart..<newline], number: lineNumber)
+                lineStart = newline + 1
             }
+            pending = Data(pending[lineStart...])  // the unfinished last line, copied once per chunk
         }
         if firstByte == UInt8(ascii: "[") {
             guard let array = try? JSONSerialization.jsonObject(with: arrayText) as? [Any] else {
