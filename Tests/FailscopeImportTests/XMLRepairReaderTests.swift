@@ -39,6 +39,17 @@ final class XMLRepairReaderTests: XCTestCase {
         XCTAssertEqual(reader.truncation?.inside, "a tag")
     }
 
+    func testLinesAndColumnsCountCharacters() {
+        let long = String(repeating: "x", count: 100)
+        let (_, reader) = repair("<a>\n\(long)é€\n  <b c='1\n2'>\(long)\u{1B}\n<d")  // lines 1-5
+        XCTAssertEqual(
+            reader.repairs.firstLine, 4, "the control character's line (a line feed inside an attribute counts)")
+        XCTAssertEqual(reader.repairs.firstColumn, 104, "columns count characters: 2'> then 100 x")
+        XCTAssertEqual(reader.truncation?.line, 5)
+        XCTAssertEqual(reader.truncation?.column, 3)
+        XCTAssertEqual(reader.truncation?.parserLine, 4, "the parser sees that line feed as &#10;")
+    }
+
     func testLongTextRunsAreCutAndCounted() {
         let body = String(repeating: "a", count: 10_000)
         let (output, reader) = repair("<a><![CDATA[\(body)]]><b>\(body)</b></a>", textLimit: 100)
