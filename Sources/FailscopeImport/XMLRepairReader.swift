@@ -554,7 +554,17 @@ final class XMLRepairReader {
             pendingName = ""
             state = .content
         default:
-            if Self.isForbiddenControl(byte) { stepControl(byte) } else { copy(1) }
+            if Self.isForbiddenControl(byte) {
+                stepControl(byte)
+            } else {
+                copy(
+                    runLength(limit: ensure(1024)) { next in
+                        (next == UInt8(ascii: ">")) || (next == UInt8(ascii: "/")) || (next == UInt8(ascii: "="))
+                            || (next == UInt8(ascii: "\"")) || (next == UInt8(ascii: "'"))
+                            || (next == UInt8(ascii: "<"))
+                            || Self.isForbiddenControl(next)
+                    })
+            }
         }
     }
 
@@ -577,7 +587,14 @@ final class XMLRepairReader {
             replace(1, with: Array("&#10;".utf8))
         case 0x0D: replace(1, with: Array("&#13;".utf8))
         default:
-            if Self.isForbiddenControl(byte) { stepControl(byte) } else { copy(1) }
+            if Self.isForbiddenControl(byte) {
+                stepControl(byte)
+            } else {
+                copy(
+                    runLength(limit: ensure(1024)) { next in
+                        (next == quote) || (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || next < 0x20
+                    })
+            }
         }
     }
 
