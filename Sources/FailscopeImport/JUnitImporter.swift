@@ -477,6 +477,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
     func report() -> ParsedReport {
         var warnings = warnings
         if let summary = reader.repairs.summary { warnings.append(summary) }
+        if reader.declarations > 0 { warnings.append("ignored a <!DOCTYPE> declaration (JUnit needs none)") }
         AttemptNumbering.number(&results)
         var report = ParsedReport(
             format: .junit, results: results, warnings: [], startedAt: startedAt, duration: rootTime ?? childTimeSum,

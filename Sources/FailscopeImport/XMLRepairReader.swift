@@ -12,7 +12,8 @@ import Foundation
 /// inside an attribute value is written as a character reference, so that attribute-value normalization
 /// (XML 1.0 §3.3.3) does not flatten it to a space: multi-line failure messages keep their lines, and
 /// parameterized cases whose argument is `\t`, `\r` or `\n` stay distinct (fastlane's Xcode 16 fixtures).
-/// Otherwise, on well-formed input the output is the input, byte for byte.
+/// `<!DOCTYPE …>` declarations are dropped (counted in `declarations`): JUnit needs no DTD, and entities
+/// declared in one could expand without bound. Otherwise, on well-formed input the output is the input.
 ///
 /// It also tracks the open elements, so that a file that ends early (a killed CI job) is reported as
 /// truncated with the element left open, which the push parser in swift-corelibs-foundation does not report.
@@ -98,6 +99,9 @@ final class XMLRepairReader {
     /// Bytes of text dropped because a run was longer than `textLimit`.
     private(set) var droppedTextBytes: Int64 = 0
     private var textRun = 0
+    /// `<!DOCTYPE …>` declarations dropped (JUnit needs none; entities from one are not expanded).
+    private(set) var declarations = 0
+    private var declarationDepth = 0
     private var bytesFetched: Int64 = 0
     private var progressReported: Int64 = 0
     /// Called with the bytes read from the source so far, every 4 MiB (also while a long text is dropped).
@@ -370,8 +374,14 @@ final class XMLRepairReader {
         case .cdata: stepUntil("]]>", byte: byte)
         case .processingInstruction: stepUntil("?>", byte: byte)
         case .declaration:
-            copy(1)
-            if byte == UInt8(ascii: ">") { state = .content }
+            // Dropped, not copied: a DTD could declare entities that expand without bound.
+            advanceLocation(over: 1)
+            position += 1
+            bytesRead += 1
+            if byte == 0x0A { hiddenLineFeeds += 1 }
+            if byte == UInt8(ascii: "[") { declarationDepth += 1 }
+            if byte == UInt8(ascii: "]"), declarationDepth > 0 { declarationDepth -= 1 }
+            if byte == UInt8(ascii: ">"), declarationDepth == 0 { state = .content }
         }
     }
 
@@ -414,8 +424,9 @@ final class XMLRepairReader {
                 copy(2)
             } else if matches("<!") {
                 endTextRun()
+                declarations += 1
+                declarationDepth = 0
                 state = .declaration
-                copy(2)
             } else if peek(1) == UInt8(ascii: "/") {
                 let length = nameLength(at: 2)
                 let closing = length > 0 ? name(at: 2, length: length) : ""

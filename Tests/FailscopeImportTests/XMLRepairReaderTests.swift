@@ -17,6 +17,15 @@ final class XMLRepairReaderTests: XCTestCase {
         XCTAssertNil(reader.truncation)
     }
 
+    func testDoctypeIsDroppedSoEntitiesCannotExpand() {
+        let (output, reader) = repair(
+            "<?xml version='1.0'?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n <!ENTITY lol2 \"&lol;&lol;\">\n]>\n<a>&lol2;</a>"
+        )
+        XCTAssertEqual(output, "<?xml version='1.0'?>\n\n<a>&amp;lol2;</a>")
+        XCTAssertEqual(reader.declarations, 1)
+        XCTAssertNil(reader.truncation)
+    }
+
     func testRepairsAreCountedWithTheFirstPosition() {
         let (output, reader) = repair("<a n=\"x & y\">\n<failure>p < q &nbsp; <Obj: 0x1></failure></a>")
         XCTAssertEqual(output, "<a n=\"x &amp; y\">\n<failure>p &lt; q &amp;nbsp; &lt;Obj: 0x1></failure></a>")
