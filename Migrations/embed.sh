@@ -12,14 +12,17 @@ mkdir -p "$(dirname "$out")"
     echo 'extension Migration {'
     echo '    /// The migrations in `Migrations/`, in order, embedded at build time.'
     echo '    public static let embedded: [Migration] = ['
-    for file in Migrations/[0-9][0-9][0-9][0-9]_*.sql; do
+    files=(Migrations/[0-9][0-9][0-9][0-9]_*.sql)
+    for index in "${!files[@]}"; do
+        file=${files[$index]}
         if grep -q '"""#' "$file"; then echo "embed.sh: $file contains \"\"\"# which cannot be embedded" >&2; exit 1; fi
         name=$(basename "$file" .sql)
         echo "        Migration("
         echo "            name: \"$name\","
         echo '            sql: #"""'
         sed 's/^/                /; s/^ *$//' "$file"
-        echo '                """#),'
+        # swift-format: a trailing comma after every element, except for a lone one.
+        if [ "${#files[@]}" -gt 1 ]; then echo '                """#),'; else echo '                """#)'; fi
     done
     echo '    ]'
     echo '}'

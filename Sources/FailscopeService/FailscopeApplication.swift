@@ -24,7 +24,8 @@ public struct FailscopeApplication: Sendable {
         var router = Router(accessLog: MultiplexAccessLog([configuration.accessLog, metrics]))
         let handlers = Handlers(
             store: store, metrics: metrics,
-            authorization: BearerAuthorization(uploadTokens: configuration.uploadTokens, readToken: configuration.readToken))
+            authorization: BearerAuthorization(
+                uploadTokens: configuration.uploadTokens, readToken: configuration.readToken))
 
         router.get("/healthz", handlers.health)
         router.get("/metrics", handlers.metricsText)

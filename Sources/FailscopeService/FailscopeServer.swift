@@ -46,6 +46,29 @@ public final class FailscopeServer: Sendable {
         application.store.close()
     }
 
+    /// Runs retention in the background: now, then every `interval` seconds, deletes runs older than
+    /// `keepDays` days and unreferenced artifacts (without `VACUUM`, which would hold the writer; freed
+    /// pages are reused). Outcomes go to `report`. Keep the returned timer alive; cancel it to stop.
+    public func startRetentionSweep(
+        keepDays: Int, interval: Double = 86_400, report: @escaping @Sendable (String) -> Void
+    ) -> any DispatchSourceTimer {
+        let store = application.store
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "failscope.retention"))
+        timer.schedule(deadline: .now(), repeating: interval)
+        timer.setEventHandler {
+            do {
+                let outcome = try store.collectGarbage(keepDays: keepDays, vacuum: false)
+                report(
+                    "retention: deleted \(outcome.runsDeleted) runs, \(outcome.artifactsDeleted) artifacts "
+                        + "(\(outcome.artifactBytesFreed) bytes) older than \(keepDays) days")
+            } catch {
+                report("retention: \(error)")
+            }
+        }
+        timer.resume()
+        return timer
+    }
+
     /// Makes SIGINT and SIGTERM stop the server gracefully; keep the returned object alive.
     public func installSignalHandlers(_ announce: @escaping @Sendable (Int32) -> Void = { _ in }) -> ShutdownSignals {
         ShutdownSignals.install { [self] number in

@@ -2,6 +2,7 @@ import FailscopeModel
 import FailscopeStore
 import Foundation
 import HTTPServer
+import ScreenRaster
 
 /// The route handlers; each validates its input, calls the store once and encodes a shared API type.
 struct Handlers: Sendable {
@@ -76,6 +77,16 @@ struct Handlers: Sendable {
                 .unsupportedMediaType, code: "unsupported_media_type",
                 message: "Content-Type must be image/png or application/json.")
         }
+        if contentType.lowercased().hasPrefix("image/png") {
+            // ScreenRaster's reader also checks the IHDR CRC; the store checks signature, IHDR, sizes and IEND.
+            do {
+                _ = try PNGDecoder.header(of: request.body)
+            } catch {
+                throw ServiceError(
+                    .unprocessableContent, code: "artifact_rejected",
+                    message: "The bytes are not a valid PNG: \(error).")
+            }
+        }
         let stored = try ServiceError.wrapping {
             try store.putArtifact([UInt8](request.body), sha256: sha256, mediaType: contentType)
         }
@@ -123,7 +134,8 @@ struct Handlers: Sendable {
         guard let detail = try store.runDetail(runID) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
         }
-        return .bytes(RunDetailJSON.encode(detail), contentType: "application/json", headers: ["Cache-Control": "no-store"])
+        return .bytes(
+            RunDetailJSON.encode(detail), contentType: "application/json", headers: ["Cache-Control": "no-store"])
     }
 
     func resultDetail(_ request: Request) throws -> Response {
@@ -167,17 +179,21 @@ struct Handlers: Sendable {
             else { throw ServiceError.notFound("The artifact") }
             let file = try OpenFile(path: store.artifacts.fileURL(sha256: sha256).path, noFollow: true)
             return StaticFiles.fileResponse(
-                file, contentType: kind.mediaType, etag: "\"\(sha256)\"", cacheControl: "public, max-age=31536000, immutable",
+                file, contentType: kind.mediaType, etag: "\"\(sha256)\"",
+                cacheControl: "public, max-age=31536000, immutable",
                 request: request, extraHeaders: ["Content-Security-Policy": "sandbox"])
         }
     }
 
     // MARK: Parameters
 
-    static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+    static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws
+        -> Int
+    {
         guard let text = request.query[name] else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw ServiceError.invalidParameter("\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound).")
+            throw ServiceError.invalidParameter(
+                "\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound).")
         }
         return number
     }

@@ -159,6 +159,12 @@ struct RunDetailJSON {
     /// A JSON string (RFC 8259 §7) escaped as `JSONEncoder` does: `"` `\` and control characters.
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most text needs no escaping: copy it in one go.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
@@ -170,7 +176,9 @@ struct RunDetailJSON {
             case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
             case 0..<0x20:
                 let digits = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0xF)],
+                ])
             default: bytes.append(byte)
             }
         }

@@ -35,7 +35,8 @@ struct ServiceError: HTTPError {
             return try body()
         } catch let error as StoreError {
             switch error {
-            case .invalid(let message): throw ServiceError(.unprocessableContent, code: "validation_failed", message: message)
+            case .invalid(let message):
+                throw ServiceError(.unprocessableContent, code: "validation_failed", message: message)
             case .runNotFound: throw ServiceError(.notFound, code: "run_not_found", message: error.description)
             case .conflict(let message): throw ServiceError(.conflict, code: "conflict", message: message)
             case .artifactRejected(let message):

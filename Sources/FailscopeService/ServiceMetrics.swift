@@ -45,7 +45,8 @@ public final class ServiceMetrics: AccessLog {
         let route = entry.route.isEmpty ? "unmatched" : entry.route
         let seconds = Double(entry.nanoseconds) / 1e9
         state.withLock { state in
-            state.requests[RequestKey(method: entry.method.rawValue, route: route, status: entry.status), default: 0] += 1
+            state.requests[RequestKey(method: entry.method.rawValue, route: route, status: entry.status), default: 0] +=
+                1
             var histogram = state.latency[route] ?? Histogram()
             for (index, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
             histogram.count += 1
@@ -71,15 +72,19 @@ public final class ServiceMetrics: AccessLog {
         var out = ""
         out += "# HELP failscope_http_requests_total HTTP requests answered, by method, route pattern and status.\n"
         out += "# TYPE failscope_http_requests_total counter\n"
-        for (key, value) in state.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            out += "failscope_http_requests_total{method=\"\(Self.escape(key.method))\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
+        for (key, value) in state.requests.sorted(by: {
+            ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
+        }) {
+            out +=
+                "failscope_http_requests_total{method=\"\(Self.escape(key.method))\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
         }
         out += "# HELP failscope_http_request_duration_seconds Time to answer a request, by route pattern.\n"
         out += "# TYPE failscope_http_request_duration_seconds histogram\n"
         for (route, histogram) in state.latency.sorted(by: { $0.key < $1.key }) {
             let label = "route=\"\(Self.escape(route))\""
             for (index, bound) in Self.buckets.enumerated() {
-                out += "failscope_http_request_duration_seconds_bucket{\(label),le=\"\(bound)\"} \(histogram.counts[index])\n"
+                out +=
+                    "failscope_http_request_duration_seconds_bucket{\(label),le=\"\(bound)\"} \(histogram.counts[index])\n"
             }
             out += "failscope_http_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(histogram.count)\n"
             out += "failscope_http_request_duration_seconds_sum{\(label)} \(histogram.sum)\n"

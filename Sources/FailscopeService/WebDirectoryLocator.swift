@@ -11,7 +11,8 @@ import Foundation
 /// The first folder that exists wins; `nil` when none does (the service then answers `/` with a notice).
 public enum WebDirectoryLocator {
     /// - Throws: `CocoaError(.fileNoSuchFile)` when an explicit folder does not exist.
-    public static func locate(explicit: String?, executable: URL? = currentExecutable(),
+    public static func locate(
+        explicit: String?, executable: URL? = currentExecutable(),
         workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) throws -> URL? {
         if let explicit {

@@ -102,7 +102,8 @@ extension FailscopeStore {
                         )
                     }),
                 let run = try db.queryFirst(
-                    "SELECT \(Self.runColumns) FROM runs WHERE id = ?", [row.summary.runId], row: Self.runSummary(from:))
+                    "SELECT \(Self.runColumns) FROM runs WHERE id = ?", [row.summary.runId], row: Self.runSummary(from:)
+                )
             else { return nil }
             let failures = try db.query(
                 """

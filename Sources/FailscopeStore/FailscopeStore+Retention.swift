@@ -16,14 +16,16 @@ extension FailscopeStore {
     }
 
     /// Retention: deletes runs that started more than `keepDays` days before `now` (with their
-    /// results), tests left without results, artifacts no result references (stored more than an
-    /// hour ago, so an upload whose result is on its way survives), orphan artifact files and stale
-    /// temporary files; then `VACUUM` and a WAL checkpoint so the disk space is really returned.
+    /// results; the flaky summary tables are rebuilt from the remaining results), tests left without
+    /// results, artifacts no result references (stored more than an hour ago, so an upload whose result
+    /// is on its way survives), orphan artifact files and stale temporary files; then, with `vacuum`,
+    /// `VACUUM` and a WAL checkpoint so the disk space is really returned (`VACUUM` holds the writer
+    /// for its duration: the service's periodic sweep passes `false`; freed pages are reused).
     ///
     /// Rows go first, in one transaction; files after it commits, so a crash leaves at most orphan
     /// files, which the next collection removes.
     /// - Throws: `StoreError.invalid` for `keepDays < 1`, `SQLiteError`.
-    public func collectGarbage(keepDays: Int, now: Date = Date()) throws -> GarbageReport {
+    public func collectGarbage(keepDays: Int, now: Date = Date(), vacuum: Bool = true) throws -> GarbageReport {
         guard keepDays >= 1 else { throw StoreError.invalid("--keep-days must be at least 1") }
         let cutoff = Timestamp.milliseconds(now.addingTimeInterval(-Double(keepDays) * 86_400))
         let graceCutoff = Timestamp.milliseconds(now.addingTimeInterval(-3_600))
@@ -40,6 +42,8 @@ extension FailscopeStore {
                     ).int ?? 0
                 try db.run("DELETE FROM runs WHERE started_at < ?", [cutoff])
                 report.runsDeleted = db.changes
+                // The flaky summaries are derived from results: recompute them from what is left.
+                if report.runsDeleted > 0 { try FlakySummaries.rebuildAll(db) }
                 try db.run("DELETE FROM tests WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.test_id = tests.id)")
                 report.testsDeleted = db.changes
                 let doomed = try db.query(
@@ -75,7 +79,7 @@ extension FailscopeStore {
             try? FileManager.default.removeItem(at: temporary)
         }
         try pool.write { db in
-            try db.execute("VACUUM")
+            if vacuum { try db.execute("VACUUM") }
             try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         report.databaseBytesAfter = databaseByteCount()

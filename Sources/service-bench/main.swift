@@ -1,6 +1,7 @@
 // service-bench: helpers for scripts/bench/service.sh (release build).
 //
 //   service-bench raw --data DIR --batches N     raw SQLite inserts of the rows wrk's batches carry (reference)
+//   service-bench store --data DIR --batches N   the same batches through FailscopeStore.addResults (no HTTP, no JSON)
 //   service-bench seed --data DIR --run ID --results N   a run of N results for the run-page benchmark
 //
 // Prints one number on stdout (results per second for `raw`); diagnostics go to stderr.
@@ -18,7 +19,8 @@ func benchResult(_ name: String, failing: Bool) -> TestResult {
         failures: failing
             ? [
                 Failure(
-                    message: "Expected the error label", location: SourceLocation(file: "/src/LoginTests.swift", line: 42),
+                    message: "Expected the error label",
+                    location: SourceLocation(file: "/src/LoginTests.swift", line: 42),
                     page: "LoginPage", action: "tapLogin()", callSite: callSite,
                     elementFrame: Frame(x: 16, y: 300, width: 361, height: 50))
             ] : [],
@@ -43,7 +45,8 @@ func raw(data: URL, batches: Int) throws -> Double {
             try db.transaction(.immediate) {
                 for index in 0..<100 {
                     let result = benchResult("raw_\(batch)_\(index)", failing: index % 10 == 0)
-                    let testID = TestIdentity.id(project: "Bench", suite: result.suite, name: result.name, arguments: nil)
+                    let testID = TestIdentity.id(
+                        project: "Bench", suite: result.suite, name: result.name, arguments: nil)
                     try db.run(
                         "INSERT INTO tests (id, project, suite, name, arguments, first_seen_at) VALUES (?, ?, ?, ?, '', ?) ON CONFLICT (id) DO NOTHING",
                         [testID, "Bench", result.suite, result.name, 0])
@@ -55,7 +58,8 @@ func raw(data: URL, batches: Int) throws -> Double {
                         VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, NULL)
                         """,
                         [
-                            "raw", result.resultKey, testID, "Bench", "main", "LoginPage", "/src/LoginTests.swift", 40, 1,
+                            "raw", result.resultKey, testID, "Bench", "main", "LoginPage", "/src/LoginTests.swift", 40,
+                            1,
                             result.status.rawValue, 1_796_000_000_000, 1_796_000_000_000, 0.5,
                         ])
                     let id = db.lastInsertRowID
@@ -74,7 +78,8 @@ func raw(data: URL, batches: Int) throws -> Double {
                     try db.run(
                         "INSERT INTO trail_steps (result_id, position, page, action, call_site_file, call_site_line) VALUES (?, 0, ?, ?, ?, ?)",
                         [id, "LoginPage", "tapLogin()", "/src/LoginTests.swift", 40])
-                    try db.run("INSERT INTO result_pages (result_id, position, page) VALUES (?, 0, ?)", [id, "LoginPage"])
+                    try db.run(
+                        "INSERT INTO result_pages (result_id, position, page) VALUES (?, 0, ?)", [id, "LoginPage"])
                 }
                 try db.run(
                     "UPDATE runs SET result_count = result_count + 100, passed_count = passed_count + 90, failed_count = failed_count + 10 WHERE id = ?",
@@ -85,10 +90,24 @@ func raw(data: URL, batches: Int) throws -> Double {
     return Double(batches * 100) / Date().timeIntervalSince(started)
 }
 
+/// The same batches through the store's ingest (validation, run counters, flaky summaries), without HTTP or JSON.
+func storeIngest(data: URL, batches: Int) throws -> Double {
+    let store = try FailscopeStore(directory: data)
+    defer { store.close() }
+    try store.putRun(Run(id: "store", project: "Bench", branch: "main", startedAt: Date()))
+    let prepared = (0..<batches).map { batch in
+        ResultBatch(results: (0..<100).map { benchResult("store_\(batch)_\($0)", failing: $0 % 10 == 0) })
+    }
+    let started = Date()
+    for batch in prepared { try store.addResults(batch, toRun: "store") }
+    return Double(batches * 100) / Date().timeIntervalSince(started)
+}
+
 func seed(data: URL, run: String, results: Int) throws {
     let store = try FailscopeStore(directory: data)
     defer { store.close() }
-    try store.putRun(Run(id: run, project: "Bench", branch: "main", commit: "abc", device: "iPhone 15", startedAt: Date()))
+    try store.putRun(
+        Run(id: run, project: "Bench", branch: "main", commit: "abc", device: "iPhone 15", startedAt: Date()))
     let pages = ["LoginPage", "CatalogPage", "ItemPage", "SettingsPage", "MessagePage"]
     var offset = 0
     while offset < results {
@@ -97,7 +116,11 @@ func seed(data: URL, run: String, results: Int) throws {
             var result = benchResult("seed_\(index)", failing: index % 10 == 0)
             let page = pages[index % pages.count]
             result.suite = "Suite\(index % 40)"
-            result.trail = [TrailStep(page: page, action: "tap()", callSite: SourceLocation(file: "/src/T\(index % 40).swift", line: 10 + index % 17))]
+            result.trail = [
+                TrailStep(
+                    page: page, action: "tap()",
+                    callSite: SourceLocation(file: "/src/T\(index % 40).swift", line: 10 + index % 17))
+            ]
             if !result.failures.isEmpty { result.failures[0].page = page }
             return result
         }
@@ -114,7 +137,16 @@ do {
     }
     switch mode {
     case "raw":
-        print(String(format: "%.0f", try raw(data: URL(fileURLWithPath: data), batches: Int(option("batches", arguments) ?? "200") ?? 200)))
+        print(
+            String(
+                format: "%.0f",
+                try raw(data: URL(fileURLWithPath: data), batches: Int(option("batches", arguments) ?? "200") ?? 200)))
+    case "store":
+        print(
+            String(
+                format: "%.0f",
+                try storeIngest(
+                    data: URL(fileURLWithPath: data), batches: Int(option("batches", arguments) ?? "200") ?? 200)))
     case "seed":
         try seed(
             data: URL(fileURLWithPath: data), run: option("run", arguments) ?? "bench",
@@ -127,4 +159,3 @@ do {
     FileHandle.standardError.write(Data("service-bench: \(error)\n".utf8))
     exit(1)
 }
-

@@ -28,7 +28,8 @@ final class ArtifactRouteTests: XCTestCase {
         XCTAssertEqual(file.headers["X-Content-Type-Options"], "nosniff")
         XCTAssertEqual(file.headers["Content-Security-Policy"], "sandbox")
         XCTAssertEqual(file.headers["Cache-Control"], "public, max-age=31536000, immutable")
-        let cached = await service.send(.GET, "/artifacts/\(sha).png", token: nil, headers: ["If-None-Match": "\"\(sha)\""])
+        let cached = await service.send(
+            .GET, "/artifacts/\(sha).png", token: nil, headers: ["If-None-Match": "\"\(sha)\""])
         XCTAssertEqual(cached.status, .notModified)
         let wrongKind = await service.send(.GET, "/artifacts/\(sha).json", token: nil)
         XCTAssertEqual(wrongKind.status, .notFound)
@@ -40,7 +41,8 @@ final class ArtifactRouteTests: XCTestCase {
         let png = TestPNG.make(width: 2, height: 2)
         let sha = SHA256.hex(of: png)
         let otherSHA = String(repeating: "ab", count: 32)
-        let mismatch = await service.send(.PUT, "/api/v1/artifacts/\(otherSHA)", contentType: "image/png", body: Data(png))
+        let mismatch = await service.send(
+            .PUT, "/api/v1/artifacts/\(otherSHA)", contentType: "image/png", body: Data(png))
         XCTAssertEqual(mismatch.status, .unprocessableContent)
         XCTAssertEqual(mismatch.errorCode, "artifact_rejected")
         let html = Data("<html><script>alert(1)</script></html>".utf8)
@@ -50,9 +52,16 @@ final class ArtifactRouteTests: XCTestCase {
         let htmlType = await service.send(
             .PUT, "/api/v1/artifacts/\(SHA256.hex(of: html))", contentType: "text/html", body: html)
         XCTAssertEqual(htmlType.status, .unprocessableContent)
+        var badCRC = png
+        badCRC[29] ^= 0xFF
+        let corrupted = await service.send(
+            .PUT, "/api/v1/artifacts/\(SHA256.hex(of: badCRC))", contentType: "image/png", body: Data(badCRC))
+        XCTAssertEqual(corrupted.errorCode, "artifact_rejected")
+        XCTAssertTrue(corrupted.bodyText.contains("CRC"), corrupted.bodyText)
         let noType = await service.send(.PUT, "/api/v1/artifacts/\(sha)", contentType: nil, body: Data(png))
         XCTAssertEqual(noType.status, .unsupportedMediaType)
-        let unauthorized = await service.send(.PUT, "/api/v1/artifacts/\(sha)", token: nil, contentType: "image/png", body: Data(png))
+        let unauthorized = await service.send(
+            .PUT, "/api/v1/artifacts/\(sha)", token: nil, contentType: "image/png", body: Data(png))
         XCTAssertEqual(unauthorized.status, .unauthorized)
         let badName = await service.send(.PUT, "/api/v1/artifacts/ABC", contentType: "image/png", body: Data(png))
         XCTAssertEqual(badName.status, .notFound)
@@ -71,7 +80,8 @@ final class ArtifactRouteTests: XCTestCase {
     func testPathTraversalNeverReachesTheFileSystem() async throws {
         let service = try TestService()
         for target in [
-            "/artifacts/../failscope.sqlite", "/artifacts/..%2Ffailscope.sqlite.png", "/artifacts/%2e%2e/%2e%2e/etc/passwd",
+            "/artifacts/../failscope.sqlite", "/artifacts/..%2Ffailscope.sqlite.png",
+            "/artifacts/%2e%2e/%2e%2e/etc/passwd",
             "/artifacts/../../../../etc/passwd.png", "/artifacts/\(String(repeating: "a", count: 63))/.png",
             "/artifacts/failscope.sqlite.png", "/api/v1/runs/..", "/api/v1/runs/%2e%2e/results",
         ] {

@@ -16,7 +16,8 @@ final class TestService {
     let log = InMemoryAccessLog()
 
     init(uploadTokens: [String] = [uploadToken], readToken: String? = nil, webDirectory: URL? = nil) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-service-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "failscope-service-\(UUID().uuidString)")
         store = try FailscopeStore(directory: directory)
         application = FailscopeApplication.build(
             ServiceConfiguration(
@@ -37,10 +38,12 @@ final class TestService {
         var headers = extra
         if let token { headers["Authorization"] = "Bearer \(token)" }
         if let contentType, !body.isEmpty { headers["Content-Type"] = contentType }
-        return await application.router.respond(to: Request(method: method, target: target, headers: headers, body: body))
+        return await application.router.respond(
+            to: Request(method: method, target: target, headers: headers, body: body))
     }
 
-    func send<T: Encodable>(_ method: HTTPMethod, _ target: String, json value: T, token: String? = uploadToken) async throws
+    func send<T: Encodable>(_ method: HTTPMethod, _ target: String, json value: T, token: String? = uploadToken)
+        async throws
         -> Response
     {
         await send(method, target, token: token, body: try WireCoding.encoder().encode(value))
@@ -69,17 +72,22 @@ func sampleRun(id: String = "run-1", project: String = "Shop", branch: String = 
 
 func failingResult(name: String = "testWrongPassword", screenshot: String? = nil) -> TestResult {
     TestResult(
-        suite: "LoginTests", name: name, status: .failed, startedAt: referenceDate.addingTimeInterval(3), duration: 1.25,
+        suite: "LoginTests", name: name, status: .failed, startedAt: referenceDate.addingTimeInterval(3),
+        duration: 1.25,
         failures: [
             Failure(
                 message: "Expected the error label", location: SourceLocation(file: "/src/LoginTests.swift", line: 42),
-                page: "LoginPage", action: "tapLogin()", callSite: SourceLocation(file: "/src/LoginTests.swift", line: 40),
+                page: "LoginPage", action: "tapLogin()",
+                callSite: SourceLocation(file: "/src/LoginTests.swift", line: 40),
                 elementFrame: Frame(x: 16, y: 300, width: 361, height: 50))
         ],
         trail: [
-            TrailStep(page: "LoginPage", action: "tapLogin()", callSite: SourceLocation(file: "/src/LoginTests.swift", line: 40))
+            TrailStep(
+                page: "LoginPage", action: "tapLogin()",
+                callSite: SourceLocation(file: "/src/LoginTests.swift", line: 40))
         ],
-        artifacts: screenshot.map { [ArtifactRef(sha256: $0, kind: .screenshot, byteCount: 10, width: 4, height: 3)] } ?? [])
+        artifacts: screenshot.map { [ArtifactRef(sha256: $0, kind: .screenshot, byteCount: 10, width: 4, height: 3)] }
+            ?? [])
 }
 
 /// A real PNG (8-bit RGB, stored deflate blocks, correct CRCs) of one colour, for artifact tests.

@@ -59,7 +59,8 @@ final class IngestRouteTests: XCTestCase {
         XCTAssertEqual(mismatch.errorCode, "id_mismatch")
         let badID = try await service.send(.PUT, "/api/v1/runs/a%20b", json: sampleRun(id: "a b"))
         XCTAssertEqual(badID.errorCode, "validation_failed")
-        let xml = await service.send(.PUT, "/api/v1/runs/run-1", contentType: "application/xml", body: Data("<run/>".utf8))
+        let xml = await service.send(
+            .PUT, "/api/v1/runs/run-1", contentType: "application/xml", body: Data("<run/>".utf8))
         XCTAssertEqual(xml.status, .unsupportedMediaType)
         let oversize = await service.send(.PUT, "/api/v1/runs/run-1", body: Data(repeating: 0x20, count: 5_000))
         XCTAssertEqual(oversize.status, .contentTooLarge)
@@ -101,7 +102,8 @@ final class IngestRouteTests: XCTestCase {
         let finished = try await service.send(
             .POST, "/api/v1/runs/run-1/finish", json: RunFinish(finishedAt: referenceDate.addingTimeInterval(60)))
         XCTAssertEqual(try finished.decode(RunSummary.self).status, .failed)
-        let finishUnknown = try await service.send(.POST, "/api/v1/runs/nope/finish", json: RunFinish(finishedAt: referenceDate))
+        let finishUnknown = try await service.send(
+            .POST, "/api/v1/runs/nope/finish", json: RunFinish(finishedAt: referenceDate))
         XCTAssertEqual(finishUnknown.status, .notFound)
     }
 
@@ -116,7 +118,8 @@ final class IngestRouteTests: XCTestCase {
         var result = failingResult(name: injection)
         result.failures[0].message = html
         result.failures[0].page = html
-        try await service.send(.POST, "/api/v1/runs/run-1/results", json: ResultBatch(results: [result])).assertStatus(.ok)
+        try await service.send(.POST, "/api/v1/runs/run-1/results", json: ResultBatch(results: [result])).assertStatus(
+            .ok)
         let detail = try await service.send(.GET, "/api/v1/runs/run-1").decode(RunDetail.self)
         XCTAssertEqual(detail.summary.run.branch, injection)
         XCTAssertEqual(detail.summary.run.commit, html)
@@ -124,7 +127,8 @@ final class IngestRouteTests: XCTestCase {
         let summary = try XCTUnwrap(detail.pages.first?.callSites.first?.results.first)
         XCTAssertEqual(summary.name, injection)
         XCTAssertEqual(summary.message, html)
-        let list = await service.send(.GET, "/api/v1/runs?branch=\(injection.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        let list = await service.send(
+            .GET, "/api/v1/runs?branch=\(injection.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
         XCTAssertEqual(try list.decode(RunList.self).runs.map(\.run.id), ["run-1"])
     }
 }

@@ -17,7 +17,8 @@ struct LiveClient: Sendable {
     }
 
     /// Sends one request; `nil` when the connection failed or the deadline passed.
-    func send(_ method: String, _ path: String, body: Data? = nil, contentType: String = "application/json",
+    func send(
+        _ method: String, _ path: String, body: Data? = nil, contentType: String = "application/json",
         timeout: Double = 10
     ) -> Reply? {
         var request = URLRequest(url: URL(string: base + path)!)
@@ -87,7 +88,8 @@ final class ServeProcess: @unchecked Sendable {
         try process.run()
         guard ready.wait(timeout: .now() + 20) == .success else {
             process.terminate()
-            throw NSError(domain: "ServeProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "not ready: \(output)"])
+            throw NSError(
+                domain: "ServeProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "not ready: \(output)"])
         }
     }
 

@@ -2,6 +2,7 @@ import FailscopeModel
 import FailscopeService
 import FailscopeStore
 import Foundation
+import HTTPServer
 import XCTest
 
 /// Through real HTTP: the built `failscope serve` child process on a free loopback port.
@@ -22,7 +23,8 @@ final class LiveServiceTests: XCTestCase {
         XCTAssertEqual(client.send("POST", "/api/v1/runs/run-1/results", body: batch)?.status, 200)
         let png = TestPNG.make(width: 5, height: 5)
         let sha = SHA256.hex(of: png)
-        XCTAssertEqual(client.send("PUT", "/api/v1/artifacts/\(sha)", body: Data(png), contentType: "image/png")?.status, 201)
+        XCTAssertEqual(
+            client.send("PUT", "/api/v1/artifacts/\(sha)", body: Data(png), contentType: "image/png")?.status, 201)
         let file = try XCTUnwrap(LiveClient(base: client.base, token: nil).send("GET", "/artifacts/\(sha).png"))
         XCTAssertEqual(file.status, 200)
         XCTAssertEqual([UInt8](file.body), png)
@@ -49,7 +51,9 @@ final class LiveServiceTests: XCTestCase {
         let server = try ServeProcess(data: data, token: uploadToken)
         let base = "http://127.0.0.1:\(server.port)"
         let client = LiveClient(base: base, token: uploadToken)
-        XCTAssertEqual(client.send("PUT", "/api/v1/runs/crash", body: try WireCoding.encoder().encode(sampleRun(id: "crash")))?.status, 201)
+        XCTAssertEqual(
+            client.send("PUT", "/api/v1/runs/crash", body: try WireCoding.encoder().encode(sampleRun(id: "crash")))?
+                .status, 201)
 
         let acknowledged = AcknowledgedKeys()
         let enoughAcknowledged = DispatchSemaphore(value: 0)
@@ -81,7 +85,8 @@ final class LiveServiceTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(names.count, 40 * 25)
 
         let restarted = try ServeProcess(data: data, token: uploadToken)
-        let detail = try XCTUnwrap(LiveClient(base: "http://127.0.0.1:\(restarted.port)", token: nil).send("GET", "/api/v1/runs/crash"))
+        let detail = try XCTUnwrap(
+            LiveClient(base: "http://127.0.0.1:\(restarted.port)", token: nil).send("GET", "/api/v1/runs/crash"))
         let summary = try WireCoding.decoder().decode(RunDetail.self, from: detail.body).summary
         XCTAssertGreaterThanOrEqual(summary.counts.total, names.count)
         XCTAssertEqual(restarted.stop(signal: SIGTERM), 0)
@@ -89,9 +94,12 @@ final class LiveServiceTests: XCTestCase {
         let store = try FailscopeStore(directory: data)
         defer { store.close() }
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
-        let stored = Set(try store.pool.read { db in
-            try db.query("SELECT t.name FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = 'crash'") { $0.string(0) }
-        })
+        let stored = Set(
+            try store.pool.read { db in
+                try db.query("SELECT t.name FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = 'crash'") {
+                    $0.string(0)
+                }
+            })
         let missing = names.subtracting(stored)
         XCTAssertTrue(missing.isEmpty, "\(missing.count) acknowledged results lost, e.g. \(missing.prefix(3))")
         let counted = try store.runSummary("crash")?.counts.total
@@ -115,4 +123,34 @@ final class AcknowledgedKeys: @unchecked Sendable {
     }
 
     var names: Set<String> { lock.withLock { set } }
+}
+
+final class RetentionSweepTests: XCTestCase {
+    func testPeriodicSweepDeletesOldRunsWhileServing() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-sweep-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let seed = try FailscopeStore(directory: data)
+        var old = sampleRun(id: "old")
+        old.startedAt = Date().addingTimeInterval(-10 * 86_400)
+        try seed.putRun(old)
+        try seed.putRun(Run(id: "new", project: "Shop", startedAt: Date()))
+        seed.close()
+
+        let server = try FailscopeServer(
+            dataDirectory: data, port: 0, threadCount: 2,
+            configuration: ServiceConfiguration(uploadTokens: [uploadToken], accessLog: DiscardingAccessLog()))
+        let reported = DispatchSemaphore(value: 0)
+        let messages = AcknowledgedKeys()
+        let sweep = server.startRetentionSweep(keepDays: 7) { message in
+            _ = messages.add([message])
+            reported.signal()
+        }
+        XCTAssertEqual(reported.wait(timeout: .now() + 20), .success)
+        sweep.cancel()
+        XCTAssertEqual(messages.names.first, "retention: deleted 1 runs, 0 artifacts (0 bytes) older than 7 days")
+        let list = LiveClient(base: "http://127.0.0.1:\(server.port)", token: nil).send("GET", "/api/v1/runs")
+        let runs = try WireCoding.decoder().decode(RunList.self, from: try XCTUnwrap(list).body)
+        XCTAssertEqual(runs.runs.map(\.run.id), ["new"])
+        server.stop()
+    }
 }

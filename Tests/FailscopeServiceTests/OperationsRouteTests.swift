@@ -13,13 +13,17 @@ final class OperationsRouteTests: XCTestCase {
         try await service.send(.POST, "/api/v1/runs/run-1/results", json: ResultBatch(results: [failingResult()]))
             .assertStatus(.ok)
         let png = TestPNG.make(width: 3, height: 3)
-        _ = await service.send(.PUT, "/api/v1/artifacts/\(SHA256.hex(of: png))", contentType: "image/png", body: Data(png))
+        _ = await service.send(
+            .PUT, "/api/v1/artifacts/\(SHA256.hex(of: png))", contentType: "image/png", body: Data(png))
         _ = await service.send(.GET, "/api/v1/runs/missing")
         let metrics = await service.send(.GET, "/metrics", token: nil)
         XCTAssertEqual(metrics.headers["Content-Type"], "text/plain; version=0.0.4; charset=utf-8")
         let text = metrics.bodyText
-        XCTAssertTrue(text.contains(#"failscope_http_requests_total{method="PUT",route="/api/v1/runs/{runId}",status="201"} 1"#), text)
-        XCTAssertTrue(text.contains(#"failscope_http_requests_total{method="GET",route="/api/v1/runs/{runId}",status="404"} 1"#))
+        XCTAssertTrue(
+            text.contains(#"failscope_http_requests_total{method="PUT",route="/api/v1/runs/{runId}",status="201"} 1"#),
+            text)
+        XCTAssertTrue(
+            text.contains(#"failscope_http_requests_total{method="GET",route="/api/v1/runs/{runId}",status="404"} 1"#))
         XCTAssertTrue(text.contains(#"failscope_http_request_duration_seconds_count{route="/healthz"} 1"#))
         XCTAssertTrue(text.contains("failscope_results_ingested_total 1\n"))
         XCTAssertTrue(text.contains("failscope_artifact_bytes_stored_total \(png.count)\n"))
@@ -75,22 +79,27 @@ final class OperationsRouteTests: XCTestCase {
     }
 
     func testWebDirectoryLookupOrder() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-layout-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "failscope-layout-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let bin = root.appendingPathComponent("checkout/.build/debug")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("checkout/Web"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("checkout/Web"), withIntermediateDirectories: true)
         try Data().write(to: root.appendingPathComponent("checkout/Package.swift"))
         let executable = bin.appendingPathComponent("failscope")
         let elsewhere = root.appendingPathComponent("elsewhere")
         XCTAssertEqual(
             try WebDirectoryLocator.locate(explicit: nil, executable: executable, workingDirectory: elsewhere)?.path,
             root.appendingPathComponent("checkout/Web").path)
-        try FileManager.default.createDirectory(at: bin.appendingPathComponent("Web"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: bin.appendingPathComponent("Web"), withIntermediateDirectories: true)
         XCTAssertEqual(
             try WebDirectoryLocator.locate(explicit: nil, executable: executable, workingDirectory: elsewhere)?.path,
             bin.appendingPathComponent("Web").path, "beside the binary wins over the checkout")
         XCTAssertThrowsError(try WebDirectoryLocator.locate(explicit: elsewhere.path))
-        XCTAssertNil(try WebDirectoryLocator.locate(explicit: nil, executable: elsewhere.appendingPathComponent("x"), workingDirectory: elsewhere))
+        XCTAssertNil(
+            try WebDirectoryLocator.locate(
+                explicit: nil, executable: elsewhere.appendingPathComponent("x"), workingDirectory: elsewhere))
     }
 }

@@ -17,7 +17,9 @@ final class ReadRouteTests: XCTestCase {
             try await service.send(.PUT, "/api/v1/runs/run-\(index)", json: run).assertStatus(.created)
             try await service.send(
                 .POST, "/api/v1/runs/run-\(index)/results",
-                json: ResultBatch(results: [failingResult(screenshot: sha), TestResult(suite: "S", name: "ok", status: .passed)])
+                json: ResultBatch(results: [
+                    failingResult(screenshot: sha), TestResult(suite: "S", name: "ok", status: .passed),
+                ])
             ).assertStatus(.ok)
         }
         return service

@@ -11,7 +11,8 @@ final class RunDetailJSONTests: XCTestCase {
         var run = Run(
             id: "run-1", project: "Shop", branch: hostile, commit: "abc", device: "iPhone 15", osVersion: "iOS 17",
             ciProvider: "gh", ciBuildURL: "https://ci/1", ciJob: "ui", source: .junit,
-            startedAt: Date(timeIntervalSince1970: 1_764_400_000.123), finishedAt: Date(timeIntervalSince1970: 1_764_400_100))
+            startedAt: Date(timeIntervalSince1970: 1_764_400_000.123),
+            finishedAt: Date(timeIntervalSince1970: 1_764_400_100))
         let durations: [Double?] = [nil, 0, 0.5, 1.25, 1e-7, 123_456.789, 2, 1e20, 0.1 + 0.2]
         let results = durations.enumerated().map { index, duration in
             ResultSummary(
@@ -21,19 +22,24 @@ final class RunDetailJSONTests: XCTestCase {
                 startedAt: index % 2 == 0 ? nil : Date(timeIntervalSince1970: 1_764_400_000 + Double(index) * 0.001),
                 duration: duration, page: index % 4 == 0 ? nil : "LoginPage",
                 callSite: index % 3 == 0 ? nil : SourceLocation(file: "/src/\(hostile).swift", line: index),
-                message: index % 2 == 0 ? hostile : nil, screenshot: index % 2 == 0 ? String(repeating: "b", count: 64) : nil)
+                message: index % 2 == 0 ? hostile : nil,
+                screenshot: index % 2 == 0 ? String(repeating: "b", count: 64) : nil)
         }
         let detail = RunDetail(
-            summary: RunSummary(run: run, status: .failed, counts: ResultCounts(total: 9, passed: 4, failed: 5, failingTests: 3)),
+            summary: RunSummary(
+                run: run, status: .failed, counts: ResultCounts(total: 9, passed: 4, failed: 5, failingTests: 3)),
             pages: [
-                .init(page: "LoginPage", counts: ResultCounts(total: 5), callSites: [
-                    .init(callSite: SourceLocation(file: "/a.swift", line: 1), results: Array(results.prefix(5))),
-                    .init(callSite: nil, results: Array(results.suffix(4))),
-                ]),
+                .init(
+                    page: "LoginPage", counts: ResultCounts(total: 5),
+                    callSites: [
+                        .init(callSite: SourceLocation(file: "/a.swift", line: 1), results: Array(results.prefix(5))),
+                        .init(callSite: nil, results: Array(results.suffix(4))),
+                    ]),
                 .init(page: nil, counts: ResultCounts(), callSites: []),
             ])
         let expected = try WireCoding.encoder().encode(detail)
-        XCTAssertEqual(String(decoding: RunDetailJSON.encode(detail), as: UTF8.self), String(decoding: expected, as: UTF8.self))
+        XCTAssertEqual(
+            String(decoding: RunDetailJSON.encode(detail), as: UTF8.self), String(decoding: expected, as: UTF8.self))
         run.branch = nil
         run.finishedAt = nil
         let minimal = RunDetail(summary: RunSummary(run: run, status: .incomplete, counts: ResultCounts()), pages: [])

@@ -26,13 +26,17 @@ final class ArtifactStoreTests: XCTestCase {
     func testBadUploadsAreRejectedWithReasons() throws {
         let png = TestPNG.make(width: 2, height: 2)
         let sha = SHA256.hex(of: png)
-        XCTAssertThrowsError(try ArtifactStore.verify(png, sha256: String(repeating: "a", count: 64), mediaType: "image/png")) {
+        XCTAssertThrowsError(
+            try ArtifactStore.verify(png, sha256: String(repeating: "a", count: 64), mediaType: "image/png")
+        ) {
             XCTAssertTrue("\($0)".contains("SHA-256"))
         }
         XCTAssertThrowsError(try ArtifactStore.verify(png, sha256: "../../etc/passwd", mediaType: "image/png"))
         XCTAssertThrowsError(try ArtifactStore.verify(png, sha256: sha, mediaType: "text/html"))
         let truncated = Array(png.dropLast(5))
-        XCTAssertThrowsError(try ArtifactStore.verify(truncated, sha256: SHA256.hex(of: truncated), mediaType: "image/png")) {
+        XCTAssertThrowsError(
+            try ArtifactStore.verify(truncated, sha256: SHA256.hex(of: truncated), mediaType: "image/png")
+        ) {
             XCTAssertTrue("\($0)".contains("IEND"), "\($0)")
         }
         let html = Array("<html><script>alert(1)</script>".utf8)
@@ -45,10 +49,12 @@ final class ArtifactStoreTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("65536x2"), "\($0)")
         }
         let notJSON = Array("{\"a\":".utf8)
-        XCTAssertThrowsError(try ArtifactStore.verify(notJSON, sha256: SHA256.hex(of: notJSON), mediaType: "application/json"))
+        XCTAssertThrowsError(
+            try ArtifactStore.verify(notJSON, sha256: SHA256.hex(of: notJSON), mediaType: "application/json"))
         let json = Array("{\"type\":\"window\",\"children\":[]}".utf8)
         XCTAssertEqual(
-            try ArtifactStore.verify(json, sha256: SHA256.hex(of: json), mediaType: "application/json; charset=utf-8").kind,
+            try ArtifactStore.verify(json, sha256: SHA256.hex(of: json), mediaType: "application/json; charset=utf-8")
+                .kind,
             .elementTree)
     }
 }

@@ -65,7 +65,9 @@ enum TestPNG {
 
 let referenceDate = Date(timeIntervalSince1970: 1_764_400_000)
 
-func sampleRun(id: String = "run-1", project: String = "Shop", branch: String? = "main", startedAt: Date = referenceDate)
+func sampleRun(
+    id: String = "run-1", project: String = "Shop", branch: String? = "main", startedAt: Date = referenceDate
+)
     -> Run
 {
     Run(
@@ -88,7 +90,8 @@ func failingResult(
         ],
         trail: [
             TrailStep(page: "CatalogPage"), TrailStep(page: page),
-            TrailStep(page: page, action: "tapLogin()", callSite: SourceLocation(file: "/src/LoginTests.swift", line: line)),
+            TrailStep(
+                page: page, action: "tapLogin()", callSite: SourceLocation(file: "/src/LoginTests.swift", line: line)),
         ],
         artifacts: screenshot.map { [ArtifactRef(sha256: $0, kind: .screenshot, byteCount: 100, width: 4, height: 3)] }
             ?? [])
@@ -97,5 +100,7 @@ func failingResult(
 func passingResult(suite: String = "LoginTests", name: String = "testLogin", page: String = "LoginPage") -> TestResult {
     TestResult(
         suite: suite, name: name, status: .passed, duration: 0.5,
-        trail: [TrailStep(page: page, action: "open()", callSite: SourceLocation(file: "/src/LoginTests.swift", line: 10))])
+        trail: [
+            TrailStep(page: page, action: "open()", callSite: SourceLocation(file: "/src/LoginTests.swift", line: 10))
+        ])
 }

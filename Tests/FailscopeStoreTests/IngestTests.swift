@@ -75,7 +75,8 @@ final class IngestTests: XCTestCase {
         try store.putRun(sampleRun())
         var bad = passingResult(name: "testB")
         bad.attempt = 0
-        XCTAssertThrowsError(try store.addResults(ResultBatch(results: [passingResult(), bad]), toRun: "run-1")) { error in
+        XCTAssertThrowsError(try store.addResults(ResultBatch(results: [passingResult(), bad]), toRun: "run-1")) {
+            error in
             XCTAssertEqual(error as? StoreError, .invalid("results[1].attempt must be 1...1000"))
         }
         XCTAssertEqual(try store.runSummary("run-1")?.counts.total, 0)

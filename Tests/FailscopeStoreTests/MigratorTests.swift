@@ -39,7 +39,8 @@ final class MigratorTests: XCTestCase {
             tables,
             [
                 "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_page_days", "flaky_recent",
-                "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results", "runs",
+                "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results",
+                "runs",
                 "schema_migrations", "tests", "trail_steps",
             ])
     }
@@ -112,7 +113,8 @@ final class MigratorTests: XCTestCase {
             try db.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { $0.string(0) }
         }
         XCTAssertEqual(tables, ["a", "schema_migrations"], "table b was rolled back with its migration")
-        XCTAssertEqual(try pool.write { try Migrator(migrations: [good]).appliedMigrations(in: $0).map(\.name) }, ["0001_good"])
+        XCTAssertEqual(
+            try pool.write { try Migrator(migrations: [good]).appliedMigrations(in: $0).map(\.name) }, ["0001_good"])
     }
 
     func testStoreRefusesANewerDatabase() throws {

@@ -19,7 +19,9 @@ final class QueryPlanTests: XCTestCase {
     ) throws {
         let text = try plan(sql, values)
         XCTAssertTrue(text.contains(index), "expected \(index) in:\n\(text)", file: file, line: line)
-        let fullScans = text.split(separator: "\n").filter { $0.hasPrefix("SCAN ") && !$0.contains("(subquery") && !$0.contains(" USING INDEX ") }
+        let fullScans = text.split(separator: "\n").filter {
+            $0.hasPrefix("SCAN ") && !$0.contains("(subquery") && !$0.contains(" USING INDEX ")
+        }
         XCTAssertEqual(fullScans, [], "full table scan in:\n\(text)", file: file, line: line)
     }
 
@@ -58,7 +60,8 @@ final class QueryPlanTests: XCTestCase {
             """
             SELECT test_id, commit_sha, status FROM results
             WHERE project = ? AND page = ? AND ran_at >= ? AND branch = ?
-            """, ["Shop", "LoginPage", 0, "main"], index: "results_by_project_page_time (project=? AND page=? AND ran_at>?)")
+            """, ["Shop", "LoginPage", 0, "main"],
+            index: "results_by_project_page_time (project=? AND page=? AND ran_at>?)")
         try assertUsesIndex(
             """
             SELECT page, count(*) FROM results WHERE ran_at >= ? AND page IS NOT NULL GROUP BY page

@@ -29,7 +29,8 @@ final class QueryTests: XCTestCase {
         let third = try store.runs(.init(project: "Shop", limit: 2, cursor: second.nextCursor))
         XCTAssertEqual(third.runs.map(\.run.id), ["run-0"])
         XCTAssertNil(third.nextCursor)
-        XCTAssertEqual(try store.runs(.init(project: "Shop", branch: "main")).runs.map(\.run.id), ["run-4", "run-2", "run-0"])
+        XCTAssertEqual(
+            try store.runs(.init(project: "Shop", branch: "main")).runs.map(\.run.id), ["run-4", "run-2", "run-0"])
         XCTAssertEqual(try store.runs(.init(status: .passed)).runs.map(\.run.id), ["run-4"])
         XCTAssertEqual(try store.runs(.init(status: .incomplete)).runs.count, 6)
         XCTAssertThrowsError(try store.runs(.init(cursor: "not a cursor!")))
@@ -40,7 +41,8 @@ final class QueryTests: XCTestCase {
         try store.putRun(sampleRun())
         try store.addResults(
             ResultBatch(results: [
-                failingResult(name: "a", page: "LoginPage", line: 40), failingResult(name: "b", page: "LoginPage", line: 40),
+                failingResult(name: "a", page: "LoginPage", line: 40),
+                failingResult(name: "b", page: "LoginPage", line: 40),
                 failingResult(name: "c", page: "LoginPage", line: 12), failingResult(name: "d", page: "CatalogPage"),
                 passingResult(name: "e", page: "SettingsPage"),
                 TestResult(suite: "S", name: "f", status: .skipped, skipReason: "no network"),
@@ -64,7 +66,9 @@ final class QueryTests: XCTestCase {
         try store.putRun(sampleRun(id: "old", startedAt: referenceDate.addingTimeInterval(-3_600)))
         var passing = passingResult(name: "testLogin", page: "LoginPage")
         passing.startedAt = referenceDate.addingTimeInterval(-3_500)
-        passing.artifacts = [ArtifactRef(sha256: earlierSHA, kind: .screenshot, byteCount: earlierPNG.count, width: 4, height: 3)]
+        passing.artifacts = [
+            ArtifactRef(sha256: earlierSHA, kind: .screenshot, byteCount: earlierPNG.count, width: 4, height: 3)
+        ]
         try store.addResults(ResultBatch(results: [passing]), toRun: "old")
         try store.putRun(sampleRun())
         try store.addResults(ResultBatch(results: [failingResult(screenshot: failureSHA)]), toRun: "run-1")
@@ -87,7 +91,8 @@ final class QueryTests: XCTestCase {
 
     func testHistoryIsNewestFirstAcrossRunsWithCursor() throws {
         for index in 0..<3 {
-            try store.putRun(sampleRun(id: "r\(index)", startedAt: referenceDate.addingTimeInterval(Double(index) * 100)))
+            try store.putRun(
+                sampleRun(id: "r\(index)", startedAt: referenceDate.addingTimeInterval(Double(index) * 100)))
             var result = passingResult(name: "testLogin")
             result.status = index == 1 ? .failed : .passed
             try store.addResults(ResultBatch(results: [result]), toRun: "r\(index)")

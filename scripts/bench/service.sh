@@ -3,6 +3,7 @@
 #
 # 1. Ingest: results/s through HTTP on loopback (wrk, 4 connections, unique batches of 100 results)
 #    versus raw SQLite inserts of the same rows, one transaction per batch (service-bench raw). Goal >= 0.5x.
+#    Also the store's own ingest (no HTTP, no JSON) against the same reference, to show what HTTP adds.
 # 2. Run page: GET /api/v1/runs/{id} for a run of 5,000 results, median latency over 1 connection (wrk --latency).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -50,6 +51,10 @@ OURS=$(awk -v r="$REQS" 'BEGIN { printf "%.0f", r * 100 }')
 RAW=$("$BIN/service-bench" raw --data "$WORK/raw" --batches 300)
 RATIO=$(awk -v a="$OURS" -v b="$RAW" 'BEGIN { printf "%.2f", a / b }')
 echo "BENCH|service ingest results/s (HTTP, batches of 100, 4 clients)|$OURS|raw SQLite inserts $RAW/s|$RATIO|>= 0.5"
+# Where the time goes: the store's ingest alone (validation, counters, flaky summaries), no HTTP or JSON.
+STORE=$("$BIN/service-bench" store --data "$WORK/store" --batches 300)
+RATIO=$(awk -v a="$STORE" -v b="$RAW" 'BEGIN { printf "%.2f", a / b }')
+echo "BENCH|service ingest results/s (FailscopeStore.addResults, no HTTP)|$STORE|raw SQLite inserts $RAW/s|$RATIO|report"
 
 # 2. Run page of 5,000 results.
 "$BIN/service-bench" seed --data "$WORK/page" --run page --results 5000

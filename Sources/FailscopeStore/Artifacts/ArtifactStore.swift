@@ -122,7 +122,8 @@ public struct ArtifactStore: Sendable {
         for first in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where first.count == 2 {
             let firstURL = root.appendingPathComponent(first)
             for second in (try? manager.contentsOfDirectory(atPath: firstURL.path)) ?? [] where second.count == 2 {
-                let names = (try? manager.contentsOfDirectory(atPath: firstURL.appendingPathComponent(second).path)) ?? []
+                let names =
+                    (try? manager.contentsOfDirectory(atPath: firstURL.appendingPathComponent(second).path)) ?? []
                 digests += names.filter { SHA256.isValidHex($0) && $0.hasPrefix(first + second) }
             }
         }

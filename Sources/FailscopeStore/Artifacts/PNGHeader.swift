@@ -1,10 +1,11 @@
 /// The facts of a PNG file's header, read without decoding pixels (PNG spec, ISO/IEC 15948 §5.2
 /// signature, §11.2.2 IHDR, §11.2.5 IEND).
 ///
-/// Until `ScreenRaster`'s `PNGDecoder.header(of:)` is available to the store this small reader
-/// checks the signature, that IHDR is the first chunk with sane dimensions, a valid bit depth for
-/// its colour type, and that the file ends with IEND (catches truncated uploads). It does not
-/// verify CRCs or inflate the image data.
+/// The store keeps this small reader so that it needs no image library: it checks the signature,
+/// that IHDR is the first chunk with sane dimensions, a valid bit depth for its colour type, and that
+/// the file ends with IEND (catches truncated uploads). It does not verify CRCs or inflate the image
+/// data; the service additionally runs `ScreenRaster`'s `PNGDecoder.header(of:)` (IHDR CRC) before
+/// storing an upload.
 public struct PNGHeader: Sendable, Hashable {
     public var width: Int
     public var height: Int
@@ -25,7 +26,8 @@ public struct PNGHeader: Sendable, Hashable {
             throw .artifactRejected("the bytes are not a PNG (bad signature)")
         }
         func uint32(_ offset: Int) -> Int {
-            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
         }
         guard uint32(8) == 13, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
             throw .artifactRejected("the PNG does not start with an IHDR chunk")

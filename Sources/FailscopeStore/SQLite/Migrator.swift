@@ -13,7 +13,8 @@ public struct Migrator: Sendable {
     /// - Precondition: names are unique and strictly increasing.
     public init(migrations: [Migration]) {
         for (previous, next) in zip(migrations, migrations.dropFirst()) {
-            precondition(previous.name < next.name, "migrations must be in increasing order: \(previous.name), \(next.name)")
+            precondition(
+                previous.name < next.name, "migrations must be in increasing order: \(previous.name), \(next.name)")
         }
         self.migrations = migrations
     }

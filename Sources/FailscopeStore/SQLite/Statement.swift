@@ -65,7 +65,9 @@ public final class Statement {
             }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
-                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), csqlite_transient())
+                sqlite3_bind_blob(
+                    handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                    csqlite_transient())
             }
         }
         try check(code)
@@ -142,7 +144,8 @@ public final class Statement {
     private func error(_ code: Int32) -> SQLiteError {
         let extended = sqlite3_extended_errcode(connection)
         return SQLiteError(
-            code: extended & 0xFF == code & 0xFF ? extended : code, message: String(cString: sqlite3_errmsg(connection)),
+            code: extended & 0xFF == code & 0xFF ? extended : code,
+            message: String(cString: sqlite3_errmsg(connection)),
             sql: sql)
     }
 }

@@ -12,7 +12,8 @@ enum GCCommand: Command {
           --keep-days <n>  Keep runs that started within the last n days (1...36500).
           --data <dir>     Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
 
-          Safe while the service runs (one writer at a time; SQLite waits for the lock).
+          Deletions run in one transaction; a busy database (a running service) makes gc wait up to 5 s
+          for the lock and otherwise fail without changes. 'failscope serve --retention-days' sweeps in-process.
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {

@@ -7,7 +7,7 @@ enum ServeCommand: Command {
     static let summary = "Run the Failscope service (API, artifacts, dashboard)."
     static let usage = """
         USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--upload-token <token>]...
-                               [--read-token <token>] [--web <dir>] [--threads <n>]
+                               [--read-token <token>] [--web <dir>] [--threads <n>] [--retention-days <n>]
 
         OPTIONS:
           --host <host>           Address to listen on. (default: 127.0.0.1; env FAILSCOPE_HOST)
@@ -19,6 +19,9 @@ enum ServeCommand: Command {
           --web <dir>             The dashboard folder. (default: Web/ beside the binary, in ../share/failscope,
                                   or in the source checkout; env FAILSCOPE_WEB)
           --threads <n>           HTTP worker threads. (default: 4)
+          --retention-days <n>    Delete runs older than n days at start and then daily, like
+                                  'failscope gc' without VACUUM. (default: keep everything;
+                                  env FAILSCOPE_RETENTION_DAYS)
 
           Migrations are applied at start; a database that cannot be trusted stops the service.
           SIGINT or SIGTERM stop it gracefully (in-flight requests finish, the database is closed).
@@ -37,9 +40,18 @@ enum ServeCommand: Command {
             uploadTokens = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
         }
-        let readToken = arguments.option("read-token") ?? environment["FAILSCOPE_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let readToken =
+            arguments.option("read-token") ?? environment["FAILSCOPE_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let webOption = arguments.option("web") ?? environment["FAILSCOPE_WEB"]
         let threads = try arguments.integer("threads", default: 4, in: 1...64)
+        let retentionText = arguments.option("retention-days") ?? environment["FAILSCOPE_RETENTION_DAYS"]
+        var retentionDays: Int?
+        if let retentionText {
+            guard let days = Int(retentionText), (1...36_500).contains(days) else {
+                throw UsageError("--retention-days must be a whole number in 1...36500, got \"\(retentionText)\"")
+            }
+            retentionDays = days
+        }
         try arguments.checkAllConsumed()
 
         let web: URL?
@@ -52,7 +64,8 @@ enum ServeCommand: Command {
         do {
             server = try FailscopeServer(
                 dataDirectory: URL(fileURLWithPath: data), host: host, port: port, threadCount: threads,
-                configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web))
+                configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
+            )
         } catch {
             throw CommandError("cannot start: \(error)")
         }
@@ -60,11 +73,17 @@ enum ServeCommand: Command {
             printError("failscope serve: signal \(number), finishing in-flight requests")
         }
         printError("failscope serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
-        printError("failscope serve: data \(URL(fileURLWithPath: data).standardizedFileURL.path), dashboard \(web?.path ?? "(none)")")
+        printError(
+            "failscope serve: data \(URL(fileURLWithPath: data).standardizedFileURL.path), dashboard \(web?.path ?? "(none)")"
+        )
+        let sweep = retentionDays.map { days in
+            server.startRetentionSweep(keepDays: days) { printError("failscope serve: \($0)") }
+        }
         if uploadTokens.isEmpty {
             printError("failscope serve: no upload token configured: uploads will be refused (--upload-token)")
         }
         server.waitUntilStopped()
+        sweep?.cancel()
         signals.cancel()
         printError("failscope serve: stopped")
         return 0

@@ -1,0 +1,136 @@
+import FailscopeModel
+import FailscopeStore
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `failscope runs`: lists runs, newest first, from a service (`--server`) or a local data folder.
+enum RunsCommand: Command {
+    static let name = "runs"
+    static let summary = "List runs, newest first."
+    static let usage = """
+        USAGE: failscope runs [--server <url> | --data <dir>] [--project <name>] [--branch <name>]
+                              [--status <status>] [--limit <n>] [--cursor <cursor>] [--json]
+
+        OPTIONS:
+          --server <url>     A Failscope service to ask, e.g. http://127.0.0.1:8080. (env FAILSCOPE_SERVER)
+          --token <token>    Read token for the service. (env FAILSCOPE_READ_TOKEN)
+          --data <dir>       Read a local data folder instead. (default: .failscope; env FAILSCOPE_DATA)
+          --project <name>   Only runs of this project.
+          --branch <name>    Only runs of this branch.
+          --status <status>  Only runs that are incomplete, passed or failed.
+          --limit <n>        Runs per page, 1...200. (default: 20)
+          --cursor <cursor>  Continue after a previous page (its "next:" line).
+          --json             Print the API's JSON (RunList) instead of a table.
+        """
+    static let booleanFlags: Set<String> = ["json"]
+
+    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        let server = arguments.option("server") ?? environment["FAILSCOPE_SERVER"]
+        let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
+        let data = arguments.option("data") ?? environment["FAILSCOPE_DATA"] ?? ".failscope"
+        var query = FailscopeStore.RunQuery()
+        query.project = arguments.option("project")
+        query.branch = arguments.option("branch")
+        if let status = arguments.option("status") {
+            guard let parsed = RunStatus(rawValue: status) else {
+                throw UsageError("--status must be incomplete, passed or failed, got \"\(status)\"")
+            }
+            query.status = parsed
+        }
+        query.limit = try arguments.integer("limit", default: 20, in: 1...200)
+        query.cursor = arguments.option("cursor")
+        let json = arguments.flag("json")
+        try arguments.checkAllConsumed()
+
+        let list: RunList
+        if let server {
+            list = try await fetch(server: server, token: token, query: query)
+        } else {
+            guard FileManager.default.fileExists(atPath: data) else {
+                throw CommandError("no data folder at \(data) (use --data or --server)")
+            }
+            do {
+                let store = try FailscopeStore(directory: URL(fileURLWithPath: data))
+                defer { store.close() }
+                list = try store.runs(query)
+            } catch {
+                throw CommandError("\(error)")
+            }
+        }
+        if json {
+            print(String(decoding: try WireCoding.encoder().encode(list), as: UTF8.self))
+        } else {
+            print(table(list))
+        }
+        return 0
+    }
+
+    static func fetch(server: String, token: String?, query: FailscopeStore.RunQuery) async throws -> RunList {
+        guard var components = URLComponents(string: server),
+            components.scheme == "http" || components.scheme == "https"
+        else { throw UsageError("--server must be an http(s) URL, got \"\(server)\"") }
+        components.path =
+            (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
+            + "/api/v1/runs"
+        var items = [URLQueryItem(name: "limit", value: String(query.limit))]
+        if let project = query.project { items.append(URLQueryItem(name: "project", value: project)) }
+        if let branch = query.branch { items.append(URLQueryItem(name: "branch", value: branch)) }
+        if let status = query.status { items.append(URLQueryItem(name: "status", value: status.rawValue)) }
+        if let cursor = query.cursor { items.append(URLQueryItem(name: "cursor", value: cursor)) }
+        components.queryItems = items
+        guard let url = components.url else { throw UsageError("--server is not a valid URL") }
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 30
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (body, response): (Data, URLResponse)
+        do {
+            (body, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw CommandError("cannot reach \(server): \(error.localizedDescription)")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 else {
+            let message = (try? JSONDecoder().decode(APIErrorBody.self, from: body))?.error.message ?? "HTTP \(status)"
+            throw CommandError("the service answered \(status): \(message)")
+        }
+        do {
+            return try WireCoding.decoder().decode(RunList.self, from: body)
+        } catch {
+            throw CommandError("the service's answer is not a run list: \(error)")
+        }
+    }
+
+    /// A fixed-width table; test-controlled text is stripped of control characters (no terminal escapes).
+    static func table(_ list: RunList) -> String {
+        let header = ["STATUS", "STARTED (UTC)", "PROJECT", "BRANCH", "COMMIT", "RESULTS", "FAILING", "RUN"]
+        var rows = [header]
+        for summary in list.runs {
+            let run = summary.run
+            rows.append([
+                summary.status.rawValue,
+                String(WireCoding.formatDate(run.startedAt).prefix(19)).replacingOccurrences(of: "T", with: " "),
+                clean(run.project), clean(run.branch ?? "-"), clean(String((run.commit ?? "-").prefix(10))),
+                String(summary.counts.total), String(summary.counts.failingTests), clean(run.id),
+            ])
+        }
+        let widths = header.indices.map { column in min(40, rows.map { $0[column].count }.max() ?? 0) }
+        var lines = rows.map { row in
+            row.enumerated().map { column, cell in
+                let text = cell.count > widths[column] ? String(cell.prefix(widths[column] - 1)) + "…" : cell
+                return column == row.count - 1
+                    ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        if list.runs.isEmpty { lines.append("(no runs)") }
+        if let next = list.nextCursor { lines.append("next: --cursor \(next)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func clean(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) })
+    }
+}

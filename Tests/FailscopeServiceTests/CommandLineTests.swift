@@ -1,0 +1,76 @@
+import FailscopeModel
+import FailscopeStore
+import Foundation
+import XCTest
+
+/// The built `failscope` binary's migrate, gc and runs subcommands: output and exit codes.
+final class CommandLineTests: XCTestCase {
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try ServeProcess.binary()
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
+    }
+
+    func testMigrateGCAndRunsOnADataFolder() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let first = try run(["migrate", "--data", data.path])
+        XCTAssertEqual(first.status, 0, first.error)
+        XCTAssertEqual(first.output, Migration.embedded.map { "Applied \($0.name)\n" }.joined())
+        XCTAssertEqual(
+            try run(["migrate", "--data", data.path]).output,
+            "Database is up to date (\(Migration.embedded.last!.name)).\n")
+
+        let store = try FailscopeStore(directory: data)
+        var old = sampleRun(id: "old", branch: "x\u{1B}[31m")
+        old.startedAt = Date().addingTimeInterval(-40 * 86_400)
+        try store.putRun(old)
+        try store.putRun(Run(id: "new", project: "Shop", branch: "main", startedAt: Date()))
+        try store.addResults(ResultBatch(results: [failingResult()]), toRun: "new")
+        store.close()
+
+        let table = try run(["runs", "--data", data.path])
+        XCTAssertEqual(table.status, 0, table.error)
+        let lines = table.output.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("STATUS") == true)
+        XCTAssertTrue(lines[1].hasPrefix("incomplete"), table.output)
+        XCTAssertTrue(lines[1].hasSuffix("new"))
+        XCTAssertTrue(lines[2].hasSuffix("old"), table.output)
+        XCTAssertTrue(lines[2].contains("x?[31m"), "control characters never reach the terminal: \(table.output)")
+        let json = try run(["runs", "--data", data.path, "--json", "--limit", "1"])
+        let list = try WireCoding.decoder().decode(RunList.self, from: Data(json.output.utf8))
+        XCTAssertEqual(list.runs.map(\.run.id), ["new"])
+        XCTAssertNotNil(list.nextCursor)
+
+        let gc = try run(["gc", "--keep-days", "30", "--data", data.path])
+        XCTAssertEqual(gc.status, 0, gc.error)
+        XCTAssertTrue(gc.output.hasPrefix("Deleted 1 runs, 0 results"), gc.output)
+        XCTAssertEqual(try run(["gc", "--data", data.path]).status, 64)
+        XCTAssertEqual(try run(["gc", "--keep-days", "0", "--data", data.path]).status, 64)
+        XCTAssertEqual(try run(["runs", "--status", "green", "--data", data.path]).status, 64)
+    }
+
+    func testServeRefusesADatabaseWithAChangedMigration() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        XCTAssertEqual(try run(["migrate", "--data", data.path]).status, 0)
+        let pool = try DatabasePool(path: data.appendingPathComponent("failscope.sqlite").path)
+        try pool.write { try $0.run("UPDATE schema_migrations SET checksum = 'edited'") }
+        pool.close()
+        let serve = try run(["serve", "--port", "0", "--data", data.path, "--upload-token", "t"])
+        XCTAssertEqual(serve.status, 1)
+        XCTAssertTrue(serve.error.contains("migration 0001_initial was changed after it was applied"), serve.error)
+    }
+}
