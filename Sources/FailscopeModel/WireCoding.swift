@@ -6,11 +6,12 @@ import Foundation
 /// without fractional seconds is accepted on input. Keys are the Swift property names (camelCase).
 /// Durations are seconds as `Double`.
 public enum WireCoding {
-    /// An encoder with ISO 8601 dates. Keys come in declaration order, so the same value always
-    /// gives the same bytes (element-tree artifacts are deduplicated by their hash).
+    /// An encoder with ISO 8601 dates and sorted keys: the same value always gives the same bytes
+    /// (element-tree artifacts are deduplicated by their hash; the service's run-page writer
+    /// produces these exact bytes).
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(formatDate(date))
