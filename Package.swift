@@ -63,6 +63,7 @@ let package = Package(
             dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
         ),
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
+        .executableTarget(name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/flaky.sh
 
         // Release benchmark of the reporter's overhead and capture cost (scripts/bench/reporter.sh).
         .executableTarget(

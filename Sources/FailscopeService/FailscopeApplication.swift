@@ -41,7 +41,9 @@ public struct FailscopeApplication: Sendable {
         router.get("/api/v1/runs/{runId}", handlers.runDetail)
         router.get("/api/v1/results/{resultId}", handlers.resultDetail)
         router.get("/api/v1/tests/{testId}/history", handlers.testHistory)
-        router.get("/api/v1/pages", handlers.pages)
+        let flaky = FlakyRoutes(store: store, authorization: handlers.authorization)
+        router.get("/api/v1/pages", flaky.pages)
+        router.get("/api/v1/flaky", flaky.flaky)
 
         router.get("/artifacts/{sha256}.png", handlers.artifactFile(.screenshot))
         router.get("/artifacts/{sha256}.json", handlers.artifactFile(.elementTree))

@@ -965,7 +965,7 @@ enum OpenAPIDocument {
             "/api/v1/pages": {
               "get": {
                 "operationId": "listPages",
-                "summary": "Pages with result and failure counts over a window of days.",
+                "summary": "Pages over a window of days, ranked by flaky failures (docs/flaky.md), with result and failure counts.",
                 "security": [
                   {},
                   {
@@ -1004,16 +1004,131 @@ enum OpenAPIDocument {
                       "maximum": 365,
                       "default": 14
                     },
-                    "description": "Window in days."
+                    "description": "Window in whole UTC days ending today."
+                  },
+                  {
+                    "name": "device",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "Only flaky failures on this device (the page counts ignore it)."
                   }
                 ],
                 "responses": {
                   "200": {
-                    "description": "Pages, most failing first.",
+                    "description": "Pages, most flaky failures first, then most failures.",
                     "content": {
                       "application/json": {
                         "schema": {
-                          "$ref": "#/components/schemas/PageList"
+                          "$ref": "#/components/schemas/FlakyPageList"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "description": "Missing or invalid bearer token.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "/api/v1/flaky": {
+              "get": {
+                "operationId": "listFlakyTests",
+                "summary": "Flaky tests (optionally of one page) with their evidence, and broken tests apart (docs/flaky.md).",
+                "security": [
+                  {},
+                  {
+                    "readToken": []
+                  },
+                  {
+                    "uploadToken": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "name": "page",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "Only tests with a failure on this page in the window; \"(no page)\" for results without a page. An unknown page gives empty lists."
+                  },
+                  {
+                    "name": "suite",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "With page=(no page): only this suite."
+                  },
+                  {
+                    "name": "project",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "Only this project."
+                  },
+                  {
+                    "name": "branch",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "Only this branch; without it the rules apply to each branch on its own."
+                  },
+                  {
+                    "name": "days",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 365,
+                      "default": 14
+                    },
+                    "description": "Window in whole UTC days ending today."
+                  },
+                  {
+                    "name": "device",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "Only results on this device (the result's, else its run's)."
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "Flaky tests, most failures first, and broken tests.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/FlakyReport"
                         }
                       }
                     }
@@ -1873,6 +1988,426 @@ enum OpenAPIDocument {
                 "required": [
                   "since",
                   "pages"
+                ]
+              },
+              "DeviceCount": {
+                "type": "object",
+                "properties": {
+                  "device": {
+                    "type": "string"
+                  },
+                  "failureCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  }
+                },
+                "required": [
+                  "device",
+                  "failureCount"
+                ]
+              },
+              "FlakyPageSummary": {
+                "type": "object",
+                "properties": {
+                  "page": {
+                    "type": "string",
+                    "description": "The page, or \"(no page)\" (then suite says whose)."
+                  },
+                  "suite": {
+                    "type": "string"
+                  },
+                  "resultCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "failureCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "failingTestCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "lastFailureAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "flakyTestCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "flakyFailureCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "lastFlakyFailureAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "devices": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/DeviceCount"
+                    }
+                  }
+                },
+                "required": [
+                  "page",
+                  "resultCount",
+                  "failureCount",
+                  "failingTestCount",
+                  "flakyTestCount",
+                  "flakyFailureCount",
+                  "devices"
+                ]
+              },
+              "FlakyPageList": {
+                "type": "object",
+                "properties": {
+                  "since": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "pages": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/FlakyPageSummary"
+                    }
+                  }
+                },
+                "required": [
+                  "since",
+                  "pages"
+                ]
+              },
+              "FlakyPolicy": {
+                "type": "object",
+                "properties": {
+                  "recentResults": {
+                    "type": "integer"
+                  },
+                  "flipRateThreshold": {
+                    "type": "number"
+                  },
+                  "minimumResults": {
+                    "type": "integer"
+                  },
+                  "recoveryPasses": {
+                    "type": "integer"
+                  },
+                  "brokenMinimum": {
+                    "type": "integer"
+                  }
+                },
+                "required": [
+                  "recentResults",
+                  "flipRateThreshold",
+                  "minimumResults",
+                  "recoveryPasses",
+                  "brokenMinimum"
+                ]
+              },
+              "FailureLink": {
+                "type": "object",
+                "properties": {
+                  "resultId": {
+                    "type": "integer"
+                  },
+                  "runId": {
+                    "type": "string"
+                  },
+                  "ranAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "screenshot": {
+                    "type": "string",
+                    "description": "/artifacts/{sha256}.png"
+                  }
+                },
+                "required": [
+                  "resultId",
+                  "runId",
+                  "ranAt"
+                ]
+              },
+              "ContradictingCommit": {
+                "type": "object",
+                "properties": {
+                  "commit": {
+                    "type": "string"
+                  },
+                  "passes": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "fails": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "seenAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                },
+                "required": [
+                  "commit",
+                  "passes",
+                  "fails",
+                  "seenAt"
+                ]
+              },
+              "FlakyPageCount": {
+                "type": "object",
+                "properties": {
+                  "page": {
+                    "type": "string"
+                  },
+                  "suite": {
+                    "type": "string"
+                  },
+                  "failureCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "lastFailureAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                },
+                "required": [
+                  "page",
+                  "failureCount",
+                  "lastFailureAt"
+                ]
+              },
+              "FlakyCallSite": {
+                "type": "object",
+                "properties": {
+                  "file": {
+                    "type": "string"
+                  },
+                  "line": {
+                    "type": "integer"
+                  },
+                  "page": {
+                    "type": "string"
+                  },
+                  "totalFailureCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "lastFailureAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                },
+                "required": [
+                  "file",
+                  "line",
+                  "page",
+                  "totalFailureCount",
+                  "lastFailureAt"
+                ]
+              },
+              "FlakyTest": {
+                "type": "object",
+                "properties": {
+                  "testId": {
+                    "type": "string"
+                  },
+                  "project": {
+                    "type": "string"
+                  },
+                  "suite": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "arguments": {
+                    "type": "string"
+                  },
+                  "branch": {
+                    "type": "string"
+                  },
+                  "reasons": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "enum": [
+                        "contradiction",
+                        "flip_rate"
+                      ]
+                    }
+                  },
+                  "flipRate": {
+                    "type": "number",
+                    "description": "flips / (sampleCount - 1); absent with fewer than minimumResults results."
+                  },
+                  "flips": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "sampleCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "passCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "failCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "contradictingCommits": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/ContradictingCommit"
+                    }
+                  },
+                  "contradictingCommitCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "firstFlakyFailureAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "lastFlakyFailureAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "pages": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/FlakyPageCount"
+                    }
+                  },
+                  "callSites": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/FlakyCallSite"
+                    }
+                  },
+                  "devices": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/DeviceCount"
+                    }
+                  },
+                  "newestFailure": {
+                    "$ref": "#/components/schemas/FailureLink"
+                  }
+                },
+                "required": [
+                  "testId",
+                  "project",
+                  "suite",
+                  "name",
+                  "branch",
+                  "reasons",
+                  "flips",
+                  "sampleCount",
+                  "passCount",
+                  "failCount",
+                  "contradictingCommits",
+                  "contradictingCommitCount",
+                  "pages",
+                  "callSites",
+                  "devices"
+                ]
+              },
+              "BrokenTest": {
+                "type": "object",
+                "properties": {
+                  "testId": {
+                    "type": "string"
+                  },
+                  "project": {
+                    "type": "string"
+                  },
+                  "suite": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "arguments": {
+                    "type": "string"
+                  },
+                  "branch": {
+                    "type": "string"
+                  },
+                  "commit": {
+                    "type": "string"
+                  },
+                  "failCount": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "newestFailure": {
+                    "$ref": "#/components/schemas/FailureLink"
+                  }
+                },
+                "required": [
+                  "testId",
+                  "project",
+                  "suite",
+                  "name",
+                  "branch",
+                  "commit",
+                  "failCount"
+                ]
+              },
+              "FlakyReport": {
+                "type": "object",
+                "properties": {
+                  "since": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "days": {
+                    "type": "integer"
+                  },
+                  "project": {
+                    "type": "string"
+                  },
+                  "branch": {
+                    "type": "string"
+                  },
+                  "device": {
+                    "type": "string"
+                  },
+                  "page": {
+                    "type": "string"
+                  },
+                  "suite": {
+                    "type": "string"
+                  },
+                  "policy": {
+                    "$ref": "#/components/schemas/FlakyPolicy"
+                  },
+                  "flaky": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/FlakyTest"
+                    }
+                  },
+                  "broken": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/BrokenTest"
+                    }
+                  }
+                },
+                "required": [
+                  "since",
+                  "days",
+                  "policy",
+                  "flaky",
+                  "broken"
                 ]
               },
               "Error": {

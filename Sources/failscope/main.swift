@@ -8,6 +8,7 @@ let commands: [any Command.Type] = [
     RunsCommand.self,
     UploadCommand.self,
     ImportCommand.self,
+    FlakyCommand.self,
     VersionCommand.self,
 ]
 

@@ -351,3 +351,24 @@ final class FlakyAnalysisTests: XCTestCase {
         XCTAssertThrowsError(try store.flakyPages(.init(days: -1)))
     }
 }
+
+/// `FlakyReader`: the same answers from a folder opened read-only, beside the open store.
+final class FlakyReaderTests: XCTestCase {
+    func testReadOnlyReaderAnswersLikeTheStore() throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try FailscopeStore(directory: directory)
+        defer { store.close() }
+        try store.putRun(sampleRun(startedAt: referenceDate.addingTimeInterval(-3_600)))
+        try store.addResults(
+            ResultBatch(results: [failingResult(name: "testRetry"), failingResult(name: "testRetry", attempt: 2)]),
+            toRun: "run-1")
+        try store.putRun(sampleRun(id: "run-2", startedAt: referenceDate.addingTimeInterval(-1_800)))
+        try store.addResults(ResultBatch(results: [passingResult(name: "testRetry")]), toRun: "run-2")
+        let query = FailscopeStore.FlakyQuery(now: referenceDate)
+        let reader = try FlakyReader(directory: directory)
+        XCTAssertEqual(try reader.flakyTests(query), try store.flakyTests(query))
+        XCTAssertEqual(try reader.flakyTests(query).flaky.map(\.name), ["testRetry"])
+        XCTAssertEqual(try reader.flakyPages(query), try store.flakyPages(query))
+        XCTAssertThrowsError(try FlakyReader(directory: directory.appendingPathComponent("missing")))
+    }
+}

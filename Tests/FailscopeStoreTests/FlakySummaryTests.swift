@@ -92,6 +92,26 @@ final class FlakySummaryTests: XCTestCase {
         XCTAssertEqual(branches, ["feature", "main", "release"])
     }
 
+    func testMigrating0002To0003GivesWhatIngestKeeps() throws {
+        // A database at 0002 (commit rows for every commit) is migrated by 0003 to the summaries that a
+        // database ingesting the same history at 0003 keeps (commit rows only for commits with a failure).
+        let old = try makeTemporaryDirectory()
+        store.close()
+        store = try FailscopeStore(directory: old, migrator: Migrator(migrations: Array(Migration.embedded.prefix(2))))
+        try ingestHistory()
+        store.close()
+        store = try FailscopeStore(directory: old)
+        XCTAssertEqual(store.appliedMigrations, ["0003_flaky_commits_with_failures"])
+        let migrated = try snapshot()
+        XCTAssertEqual(
+            try store.pool.read { try $0.scalar("SELECT count(*) FROM flaky_commits WHERE fails = 0").int }, 0)
+        store.close()
+        store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        try ingestHistory()
+        let ingested = try snapshot()
+        for table in FlakySummaries.tables { XCTAssertEqual(migrated[table], ingested[table], table) }
+    }
+
     func testRecentKeepsTheNewest64PerTestBranchAndDevice() throws {
         try store.putRun(Run(id: "r", project: "Shop", branch: "main", commit: "c", device: "iPad", startedAt: referenceDate))
         let results = (1...70).map { TestResult(suite: "S", name: "t", attempt: $0, status: $0 % 2 == 0 ? .passed : .failed) }

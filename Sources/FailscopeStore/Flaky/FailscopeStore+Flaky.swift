@@ -42,6 +42,14 @@ extension FailscopeStore {
     public func flakyTests(_ query: FlakyQuery) throws -> FlakyReport {
         let window = try FlakyWindow(query)
         return try pool.read { db in
+            try Self.enlargeCache(db)
+            return try Self.flakyTests(db, window)
+        }
+    }
+
+    static func flakyTests(_ db: Database, _ window: FlakyWindow) throws -> FlakyReport {
+        let query = window.query
+        do {
             let analysis = FlakyAnalysis(db: db, window: window)
             var flaky: [FlakyTest] = []
             var broken: [BrokenTest] = []
@@ -79,6 +87,14 @@ extension FailscopeStore {
         query.suite = nil
         let window = try FlakyWindow(query)
         return try pool.read { db in
+            try Self.enlargeCache(db)
+            return try Self.flakyPages(db, window)
+        }
+    }
+
+    static func flakyPages(_ db: Database, _ window: FlakyWindow) throws -> FlakyPageList {
+        let query = window.query
+        do {
             let analysis = FlakyAnalysis(db: db, window: window)
             var pages: [PageKey: PageTally] = [:]
             var conditions = ["day >= ?"]
@@ -104,7 +120,7 @@ extension FailscopeStore {
                     pages[key, default: PageTally()].lastFailureAt = row.isNull(4) ? nil : row.int64(4)
                 }
             }
-            let rows = try analysis.windowPageRows(deviceFiltered: false)
+            let rows = try analysis.windowPageRows(deviceFiltered: false, withCounts: true)
             var failing: [PageKey: Set<String>] = [:]
             for row in rows { failing[row.pageKey, default: []].insert(row.testID) }
             for (key, tests) in failing { pages[key, default: PageTally()].failingTestCount = tests.count }
@@ -112,14 +128,15 @@ extension FailscopeStore {
                 let evaluated = try analysis.evaluate(candidate)
                 guard evaluated.classification.isFlaky else { continue }
                 for row in candidate.rows where window.device == nil || row.device == window.device {
-                    let fails = try analysis.failuresInWindow(row)
+                    let fails = try row.windowFailures.map { FlakyAnalysis.WindowFailures(count: $0, firstAt: nil) }
+                        ?? analysis.failuresInWindow(row)
                     guard fails.count > 0 else { continue }
-                    var tally = pages[row.pageKey, default: PageTally()]
-                    tally.flakyTests.insert(row.testID)
-                    tally.flakyFailureCount += fails.count
-                    tally.devices[row.device, default: 0] += fails.count
-                    tally.lastFlakyFailureAt = max(tally.lastFlakyFailureAt ?? row.lastFailAt, row.lastFailAt)
-                    pages[row.pageKey] = tally
+                    // In place: copying a tally out and back would copy its set and dictionary every time.
+                    let key = row.pageKey
+                    pages[key, default: PageTally()].flakyTests.insert(row.testID)
+                    pages[key]!.flakyFailureCount += fails.count
+                    pages[key]!.devices[row.device, default: 0] += fails.count
+                    pages[key]!.lastFlakyFailureAt = max(pages[key]!.lastFlakyFailureAt ?? row.lastFailAt, row.lastFailAt)
                 }
             }
             let summaries = pages.map { key, tally in
@@ -137,6 +154,12 @@ extension FailscopeStore {
             }
             return FlakyPageList(since: Timestamp.date(window.since), pages: summaries)
         }
+    }
+
+    /// Gives the reader a 32 MiB page cache (SQLite's default is 2 MiB): the summary pages a flaky
+    /// query touches then stay in the process instead of being read again from the OS on every query.
+    static func enlargeCache(_ db: Database) throws {
+        try db.execute("PRAGMA cache_size = -32768")
     }
 
     static func deviceCounts(_ counts: [String: Int]) -> [DeviceCount] {
@@ -187,4 +210,11 @@ struct FlakyWindow {
 
     /// The `flaky_recent`/`flaky_commits`/`flaky_test_days` device key.
     var deviceKey: String { device ?? FlakySummaries.allDevices }
+}
+extension FailscopeStore {
+    /// Recomputes every flaky summary table from `results` in one transaction (after a bulk load that
+    /// bypassed `addResults`, or as a repair), with the statements of `Migrations/0002_flaky_summaries.sql`.
+    public func rebuildFlakySummaries() throws {
+        try pool.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+    }
 }

@@ -17,10 +17,12 @@ struct FlakyAnalysis {
         var device: String
         /// `""`: no page.
         var page: String
+        /// The test's suite when `page` is `""` (else `""`: not read).
         var suite: String
-        var project: String
         var lastFailAt: Int64
         var lastResultID: Int64
+        /// Failures in the window, when the query computed them (`windowPageRows(withCounts: true)`).
+        var windowFailures: Int?
 
         var pageKey: PageKey { PageKey(page: page, suite: page.isEmpty ? suite : "") }
     }
@@ -46,19 +48,30 @@ struct FlakyAnalysis {
     }
 
     private static let pageRowColumns = """
-        tp.test_id, tp.branch, tp.device, tp.page, t.suite, tp.project, tp.last_fail_at, tp.last_result_id
+        tp.test_id, tp.branch, tp.device, tp.page,
+        CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END,
+        tp.last_fail_at, tp.last_result_id
         """
 
     private static func pageRow(_ row: Statement) -> PageRow {
         PageRow(
             testID: row.string(0), branch: row.string(1), device: row.string(2), page: row.string(3),
-            suite: row.string(4), project: row.string(5), lastFailAt: row.int64(6), lastResultID: row.int64(7))
+            suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6),
+            windowFailures: row.columnCount > 7 ? row.int(7) - row.int(8) : nil)
     }
 
+    /// Columns 7 and 8: the row's cumulative failures now and before the window (`?1` = the first day).
+    private static let windowCountColumns = """
+        , (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
+            AND d.device = tp.device AND d.page = tp.page ORDER BY d.day DESC LIMIT 1),
+        (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
+            AND d.device = tp.device AND d.page = tp.page AND d.day < ?1 ORDER BY d.day DESC LIMIT 1)
+        """
+
     /// Page rows with a failure in the window, filtered by project and branch (and device when asked).
-    func windowPageRows(deviceFiltered: Bool) throws -> [PageRow] {
-        var conditions = ["tp.last_fail_at >= ?"]
-        var values: [any SQLBindable] = [window.since]
+    func windowPageRows(deviceFiltered: Bool, withCounts: Bool = false) throws -> [PageRow] {
+        var conditions = ["tp.last_fail_at >= ?2"]
+        var values: [any SQLBindable] = [window.sinceDay, window.since]
         if let project = window.query.project {
             conditions.append("tp.project = ?")
             values.append(project)
@@ -71,23 +84,22 @@ struct FlakyAnalysis {
             conditions.append("tp.device = ?")
             values.append(device)
         }
+        if !withCounts { conditions.append("?1 IS NOT NULL") }
         return try db.query(
             """
-            SELECT \(Self.pageRowColumns) FROM flaky_test_pages tp JOIN tests t ON t.id = tp.test_id
-            WHERE \(conditions.joined(separator: " AND "))
+            SELECT \(Self.pageRowColumns) \(withCounts ? Self.windowCountColumns : "")
+            FROM flaky_test_pages tp
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY tp.test_id, tp.branch
             """, values, row: Self.pageRow)
     }
 
-    /// The (test, branch) pairs of `rows`, in a stable order.
+    /// The (test, branch) pairs of `rows` (sorted by test, then branch), in that order.
     func group(_ rows: [PageRow]) -> [Candidate] {
-        var order: [String: Int] = [:]
         var candidates: [Candidate] = []
         for row in rows {
-            let key = row.testID + "\u{1F}" + row.branch
-            if let index = order[key] {
-                candidates[index].rows.append(row)
+            if let last = candidates.last, last.testID == row.testID, last.branch == row.branch {
+                candidates[candidates.count - 1].rows.append(row)
             } else {
-                order[key] = candidates.count
                 candidates.append(Candidate(testID: row.testID, branch: row.branch, rows: [row]))
             }
         }
@@ -132,57 +144,75 @@ struct FlakyAnalysis {
             }
             let rows = try db.query(
                 """
-                SELECT \(Self.pageRowColumns) FROM flaky_test_pages tp JOIN tests t ON t.id = tp.test_id
+                SELECT \(Self.pageRowColumns) FROM flaky_test_pages tp
                 WHERE tp.test_id = ? AND tp.branch = ? AND tp.last_fail_at >= ? \(deviceCondition)
                 """, values, row: Self.pageRow)
             return Candidate(testID: pair.testID, branch: pair.branch, rows: rows)
         }
     }
 
-    /// Applies the rules to `candidate` on the window's device scope.
+    /// Applies the rules to `candidate` on the window's device scope. The contradiction lookup is made
+    /// only when the verdict depends on it (not broken, not recovered, flip rate below the threshold).
     func evaluate(_ candidate: Candidate) throws -> Evaluated {
         let recent = try db.query(
             """
             SELECT failed, commit_sha, result_id, ran_at FROM flaky_recent
             WHERE test_id = ? AND branch = ? AND device = ? AND ran_at >= ?
-            ORDER BY ran_at DESC, result_id DESC
-            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
+            ORDER BY ran_at DESC, result_id DESC LIMIT ?
+            """,
+            [
+                candidate.testID, candidate.branch, window.deviceKey, window.since,
+                max(window.query.policy.recentResults, window.query.policy.recoveryPasses, window.query.policy.brokenMinimum),
+            ]
         ) {
             FlakyClassifier.Outcome(failed: $0.int(0) != 0, commit: $0.string(1), resultID: $0.int64(2), ranAt: $0.int64(3))
         }
-        let hasContradiction =
-            try db.queryFirst(
-                """
-                SELECT 1 FROM flaky_commits
-                WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
-                    AND min(last_pass_at, last_fail_at) >= ?
-                LIMIT 1
-                """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
-            ) { _ in true } ?? false
-        return Evaluated(
-            recent: recent, hasContradiction: hasContradiction,
-            classification: window.classifier.classify(newestFirst: recent, hasContradiction: hasContradiction))
+        let withoutContradiction = window.classifier.classify(newestFirst: recent, hasContradiction: false)
+        switch withoutContradiction.verdict {
+        case .broken, .recovered, .flaky:
+            // A contradiction changes none of these verdicts (it only adds a reason to .flaky).
+            if case .flaky = withoutContradiction.verdict {
+                let has = try hasContradiction(candidate)
+                return Evaluated(
+                    recent: recent, hasContradiction: has,
+                    classification: has ? window.classifier.classify(newestFirst: recent, hasContradiction: true)
+                        : withoutContradiction)
+            }
+            return Evaluated(recent: recent, hasContradiction: false, classification: withoutContradiction)
+        case .stable:
+            let has = try hasContradiction(candidate)
+            return Evaluated(
+                recent: recent, hasContradiction: has,
+                classification: has ? window.classifier.classify(newestFirst: recent, hasContradiction: true)
+                    : withoutContradiction)
+        }
     }
 
-    /// The failures of `row` in the window: cumulative count now minus before the window.
+    private func hasContradiction(_ candidate: Candidate) throws -> Bool {
+        try db.queryFirst(
+            """
+            SELECT 1 FROM flaky_commits
+            WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
+                AND min(last_pass_at, last_fail_at) >= ?
+            LIMIT 1
+            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
+        ) { _ in true } ?? false
+    }
+
+    /// The failures of `row` in the window: cumulative count now minus before the window (one statement).
     func failuresInWindow(_ row: PageRow, withFirst: Bool = false) throws -> WindowFailures {
-        let key: [any SQLBindable] = [row.testID, row.branch, row.device, row.page]
-        let keyCondition = "test_id = ? AND branch = ? AND device = ? AND page = ?"
-        let total = try db.queryFirst(
-            "SELECT fails FROM flaky_page_days WHERE \(keyCondition) ORDER BY day DESC LIMIT 1", key
-        ) { $0.int(0) } ?? 0
-        let before = try db.queryFirst(
-            "SELECT fails FROM flaky_page_days WHERE \(keyCondition) AND day < ? ORDER BY day DESC LIMIT 1",
-            key + [window.sinceDay]
-        ) { $0.int(0) } ?? 0
-        var first: Int64?
-        if withFirst {
-            first = try db.queryFirst(
-                "SELECT first_fail_at FROM flaky_page_days WHERE \(keyCondition) AND day >= ? ORDER BY day LIMIT 1",
-                key + [window.sinceDay]
-            ) { $0.int64(0) }
-        }
-        return WindowFailures(count: total - before, firstAt: first)
+        let key: [any SQLBindable] = [row.testID, row.branch, row.device, row.page, window.sinceDay]
+        let keyCondition = "test_id = ?1 AND branch = ?2 AND device = ?3 AND page = ?4"
+        return try db.queryFirst(
+            """
+            SELECT (SELECT fails FROM flaky_page_days WHERE \(keyCondition) ORDER BY day DESC LIMIT 1),
+                (SELECT fails FROM flaky_page_days WHERE \(keyCondition) AND day < ?5 ORDER BY day DESC LIMIT 1),
+                \(withFirst
+                    ? "(SELECT first_fail_at FROM flaky_page_days WHERE \(keyCondition) AND day >= ?5 ORDER BY day LIMIT 1)"
+                    : "NULL")
+            """, key
+        ) { WindowFailures(count: $0.int(0) - $0.int(1), firstAt: $0.isNull(2) ? nil : $0.int64(2)) }
+            ?? WindowFailures(count: 0, firstAt: nil)
     }
 
     /// Pass and fail counts of a (test, branch) in the window on the device scope.
@@ -278,7 +308,7 @@ struct FlakyAnalysis {
         }
         let suite = test?.suite ?? candidate.rows.first?.suite ?? ""
         return FlakyTest(
-            testId: candidate.testID, project: test?.project ?? candidate.rows.first?.project ?? "", suite: suite,
+            testId: candidate.testID, project: test?.project ?? "", suite: suite,
             name: test?.name ?? "", arguments: test?.arguments, branch: candidate.branch, reasons: reasons,
             flipRate: evaluated.classification.flipRate, flips: evaluated.classification.flips,
             sampleCount: evaluated.classification.sampleCount, passCount: counts.passes, failCount: counts.fails,

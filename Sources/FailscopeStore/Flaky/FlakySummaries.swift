@@ -1,10 +1,11 @@
 import Foundation
 
-/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` inside the ingest
-/// transaction, so flaky and page queries read a bounded number of rows per test (docs/flaky.md).
+/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003 redefines
+/// flaky_commits) inside the ingest transaction, so flaky and page queries read a bounded number of
+/// rows per test (docs/flaky.md).
 ///
 /// `record` adds one stored result. `rebuildAll` recomputes every table from `results` with the
-/// migration's own "-- populate" statements; `rebuild(_:testsOfRun:)` records the results of a run's
+/// newest migration's "-- populate" statements; `rebuild(_:testsOfRun:)` records the results of a run's
 /// tests again when the run's branch, commit, device or start changed. All give the same rows
 /// (`FlakySummaryTests` checks it).
 enum FlakySummaries {
@@ -65,19 +66,23 @@ enum FlakySummaries {
                         WHERE test_id = ?1 AND branch = ?2 AND device = ?3
                         ORDER BY ran_at DESC, result_id DESC LIMIT 1 OFFSET ?4)
                 """, [entry.testID, branch, key, recentCapacity])
-            if !commit.isEmpty {
+            if !commit.isEmpty && failed {
+                // A commit's row starts at its first failure, with the passes on it among the newest results.
                 try db.run(
                     """
                     INSERT INTO flaky_commits (test_id, branch, device, commit_sha, passes, fails, last_pass_at,
                         last_fail_at)
-                    VALUES (?1, ?2, ?3, ?4, 1 - ?5, ?5, CASE WHEN ?5 = 0 THEN ?6 END, CASE WHEN ?5 = 1 THEN ?6 END)
-                    ON CONFLICT (test_id, branch, device, commit_sha) DO UPDATE SET
-                        passes = passes + excluded.passes, fails = fails + excluded.fails,
-                        last_pass_at = CASE WHEN excluded.last_pass_at IS NULL THEN last_pass_at
-                            ELSE max(coalesce(last_pass_at, excluded.last_pass_at), excluded.last_pass_at) END,
-                        last_fail_at = CASE WHEN excluded.last_fail_at IS NULL THEN last_fail_at
-                            ELSE max(coalesce(last_fail_at, excluded.last_fail_at), excluded.last_fail_at) END
-                    """, [entry.testID, branch, key, commit, failedCount, entry.ranAt])
+                    SELECT ?1, ?2, ?3, ?4, count(*), 1, max(ran_at), ?5 FROM flaky_recent
+                    WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND commit_sha = ?4 AND failed = 0
+                    ON CONFLICT (test_id, branch, device, commit_sha) DO UPDATE SET fails = fails + 1,
+                        last_fail_at = max(last_fail_at, excluded.last_fail_at)
+                    """, [entry.testID, branch, key, commit, entry.ranAt])
+            } else if !commit.isEmpty {
+                try db.run(
+                    """
+                    UPDATE flaky_commits SET passes = passes + 1, last_pass_at = max(coalesce(last_pass_at, ?5), ?5)
+                    WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND commit_sha = ?4
+                    """, [entry.testID, branch, key, commit, entry.ranAt])
             }
             // Cumulative through each day: the new day's row starts from the previous day's totals,
             // then this result is added to it and to every later day (only out-of-order results have any).
@@ -141,11 +146,14 @@ enum FlakySummaries {
         "page_days",
     ]
 
-    /// The migration's "-- populate" statements, one per table of `tables`.
+    /// The "-- populate" statements of the newest migration that has them (0003 since flaky_commits keeps
+    /// only commits with a failure), one per table of `tables`: the current definition of the summaries.
     static let populateStatements: [String] = {
-        guard let migration = Migration.embedded.first(where: { $0.name == "0002_flaky_summaries" }),
-            let marker = migration.sql.range(of: "\n-- populate\n")
-        else { preconditionFailure("0002_flaky_summaries has no '-- populate' section") }
+        guard
+            let (migration, marker) = Migration.embedded.reversed().lazy.compactMap({ migration in
+                migration.sql.range(of: "\n-- populate\n").map { (migration, $0) }
+            }).first
+        else { preconditionFailure("no migration has a '-- populate' section") }
         return migration.sql[marker.upperBound...].components(separatedBy: ";\n")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }()

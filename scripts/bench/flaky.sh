@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Flaky analytics benchmark (release build): rows `BENCH|measure|ours|reference|ratio|goal` on stdout.
+#
+# flaky-bench generate fills a store with a realistic history (10,000 tests on 40 pages, 4 devices,
+# 3 % flaky, 90 days) of 1M and 10M results by direct SQL; the stores are cached in
+# .build/bench-data/ (keyed by the migrations and the generator's source), so reruns only measure.
+# flaky-bench measure times, in-process (store query + JSON encoding, as the service's handlers do;
+# no sockets), `GET /api/v1/pages?project=Shop&branch=main&days=14` and
+# `GET /api/v1/flaky?page=P&project=Shop&branch=main&days=14` for P cycling over the 40 pages,
+# BENCH_FLAKY_QUERIES times each (default 300), and reports p50/p95. Goals: p95 <= 50 ms at 1M and
+# 10M/1M <= 2. Reference: the page list computed by scanning the window's results (FailscopeStore.pages).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+QUERIES=${BENCH_FLAKY_QUERIES:-300}
+swift build -c release --product flaky-bench >&2
+BIN=$(swift build -c release --show-bin-path)
+KEY=$(cat Migrations/*.sql Sources/flaky-bench/HistoryGenerator.swift Sources/flaky-bench/SummaryAccumulator.swift | sha256sum | cut -c1-12)
+CACHE=.build/bench-data
+mkdir -p "$CACHE"
+
+declare -A P50 P95 F50 F95 N50 CPU_P CPU_F
+for size in 1000000 10000000; do
+    dir="$CACHE/flaky-$size-$KEY"
+    if [ ! -f "$dir/generated.json" ]; then
+        rm -rf "$dir" "$dir.partial"
+        echo "generating $size results into $dir (cached for later runs)" >&2
+        start=$(date +%s)
+        "$BIN/flaky-bench" generate --data "$dir.partial" --results "$size" >&2
+        mv "$dir.partial" "$dir"
+        echo "generated in $(( $(date +%s) - start )) s" >&2
+    fi
+    read -r p50 p95 f50 f95 n50 n95 cpu_p cpu_f < <("$BIN/flaky-bench" measure --data "$dir" --queries "$QUERIES")
+    echo "$size results: pages p50 $p50 p95 $p95 ms; flaky?page= p50 $f50 p95 $f95 ms; naive page list p50 $n50 ms; CPU/query pages $cpu_p flaky $cpu_f ms" >&2
+    P50[$size]=$p50; P95[$size]=$p95; F50[$size]=$f50; F95[$size]=$f95; N50[$size]=$n50; CPU_P[$size]=$cpu_p; CPU_F[$size]=$cpu_f
+done
+ratio() { python3 -c "print(f'{$1 / $2:.2f}x')"; }
+echo "BENCH|flaky: GET pages p95 ms, 1M results (p50 ${P50[1000000]})|${P95[1000000]}|naive scan p50 ${N50[1000000]} ms|$(ratio "${P50[1000000]}" "${N50[1000000]}")|p95 <= 50 ms"
+echo "BENCH|flaky: GET flaky?page= p95 ms, 1M results (p50 ${F50[1000000]})|${F95[1000000]}|-|-|p95 <= 50 ms"
+echo "BENCH|flaky: GET pages p95 ms, 10M results (p50 ${P50[10000000]})|${P95[10000000]}|1M p95 ${P95[1000000]} ms|$(ratio "${P95[10000000]}" "${P95[1000000]}")|10M/1M <= 2"
+echo "BENCH|flaky: GET flaky?page= p95 ms, 10M results (p50 ${F50[10000000]})|${F95[10000000]}|1M p95 ${F95[1000000]} ms|$(ratio "${F95[10000000]}" "${F95[1000000]}")|10M/1M <= 2"
+echo "BENCH|flaky: GET pages p50 ms, 10M results (naive scan p50 ${N50[10000000]} ms)|${P50[10000000]}|1M p50 ${P50[1000000]} ms|$(ratio "${P50[10000000]}" "${P50[1000000]}")|10M/1M <= 2"
+echo "BENCH|flaky: CPU ms per pages query, 10M vs 1M|${CPU_P[10000000]}|1M ${CPU_P[1000000]} ms|$(ratio "${CPU_P[10000000]}" "${CPU_P[1000000]}")|report"
