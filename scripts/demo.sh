@@ -22,8 +22,8 @@ scripts/install-deps.sh libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-
     fonts-dejavu-core fontconfig libjs-chart.js curl
 
 echo "==> Building failscope (release) and the sample UI suite" >&2
-swift build -c release --product failscope
-swift build --build-tests
+swift build -c release --product failscope -Xswiftc -warnings-as-errors
+swift build --build-tests -Xswiftc -warnings-as-errors  # the flags make test uses: one build serves both
 bin=".build/release/failscope"
 tests=".build/debug/FailscopePackageTests.xctest"
 
