@@ -77,6 +77,9 @@ let package = Package(
             ]
         ),
 
+        // Helpers shared by test targets (not shipped in a product).
+        .target(name: "FailscopeTesting"),
+
         // Tests: one target per module, plus the sample app's page objects and UI suite.
         .testTarget(name: "SimulatedUITests", dependencies: ["SimulatedUI"]),
         .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI"]),
@@ -86,9 +89,12 @@ let package = Package(
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
-        .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
+        .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),
+        .testTarget(
+            name: "FailscopeServiceTests",
+            dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting"]
+        ),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
         .testTarget(
             name: "FailscopeReporterTests",
