@@ -2,9 +2,9 @@
 SWIFT       ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 DEB_PACKAGES = libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev \
-               fonts-dejavu-core fontconfig pngcheck libjs-chart.js
+               fonts-dejavu-core fontconfig pngcheck libjs-chart.js sqlite3 curl
 
-.PHONY: all build release test lint lint-page-objects bench demo deps format clean
+.PHONY: all build release test test-deps lint lint-page-objects bench demo deps format clean
 
 all: build
 
@@ -12,17 +12,23 @@ all: build
 deps:
 	@scripts/install-deps.sh $(DEB_PACKAGES)
 
+## test-deps: what the browser tests add (headless Chromium and its driver, selenium)
+test-deps: deps
+	@scripts/install-test-deps.sh
+
 build:
 	$(SWIFT) build $(SWIFT_FLAGS)
 
 release:
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 
-## test: every test (unit, UI suite, service, browser); the command CI runs
-test:
+## test: every test (unit, UI suite, service, reporter end to end, browser); the command CI runs
+test: test-deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	FAILSCOPE_DISABLED=1 $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory lint-page-objects
+	@python3 scripts/check-dockerfile.py .build/debug/failscope
+	@BROWSER_TESTS_SKIP_BUILD=1 scripts/browser-tests.sh
 
 ## lint: the seed's page-object acceptance check and swift-format
 lint: lint-page-objects

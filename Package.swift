@@ -34,7 +34,8 @@ let package = Package(
         // libpng's setjmp error path in C, so libpng errors come back to ScreenRaster as codes.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // Release benchmark of render + encode (scripts/bench/raster.sh).
-        .executableTarget(name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI"]),
+        .executableTarget(
+            name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"]),
         .target(name: "PageObjects", dependencies: ["SimulatedUI"]),
 
         // The sample app and its single source of accessibility identifiers.
@@ -64,6 +65,11 @@ let package = Package(
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
         .executableTarget(name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/flaky.sh
 
+        // Release benchmark of the reporter's overhead and capture cost (scripts/bench/reporter.sh).
+        .executableTarget(
+            name: "reporter-bench",
+            dependencies: ["FailscopeReporter", "FailscopeClient", "DemoApp", "SimulatedUI", "ScreenRaster"]
+        ),
         .executableTarget(
             name: "failscope",
             dependencies: [
@@ -71,18 +77,24 @@ let package = Package(
             ]
         ),
 
+        // Helpers shared by test targets (not shipped in a product).
+        .target(name: "FailscopeTesting"),
+
         // Tests: one target per module, plus the sample app's page objects and UI suite.
         .testTarget(name: "SimulatedUITests", dependencies: ["SimulatedUI"]),
         .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI"]),
         .testTarget(
             name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"],
-            exclude: ["References"]  // reference PNGs, read from the source tree (see ReferenceImages.swift)
+            exclude: ["References", "Fixtures"]  // PNGs read from the source tree by the tests
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
-        .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel"]),
+        .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "FailscopeServiceTests", dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel"]),
+        .testTarget(
+            name: "FailscopeServiceTests",
+            dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting"]
+        ),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
         .testTarget(
             name: "FailscopeReporterTests",

@@ -96,9 +96,9 @@ public final class DemoApp: AppProgram {
     }
 
     /// How long a network request takes: 0.3–1.2 s, or with the `slow-network` fault one time in
-    /// four 5.5–8 s (longer than a page object's 5 s wait).
+    /// eight 5.5–8 s (longer than a page object's 5 s wait).
     func networkDelay() -> Double {
-        if faults.slowNetwork && Double.random(in: 0..<1, using: &random) < 0.25 {
+        if faults.slowNetwork && Double.random(in: 0..<1, using: &random) < 0.125 {
             return Double.random(in: 5.5...8, using: &random)
         }
         return Double.random(in: 0.3...1.2, using: &random)

@@ -4,7 +4,7 @@ import Foundation
 /// the sample app is correct.
 ///
 /// - `DEMO_FAULTS`: comma-separated fault names:
-///   - `slow-network`: each network delay is drawn from a seeded generator and, one time in four,
+///   - `slow-network`: each network delay is drawn from a seeded generator and, one time in eight,
 ///     takes 5.5–8 s instead of 0.3–1.2 s: longer than the page objects' 5 s waits (a flaky test).
 ///   - `cart-quantity-bug`: the add-to-cart confirmation always says one item (a broken test).
 /// - `DEMO_SEED`: any text; the same seed gives the same delays.

@@ -1,6 +1,10 @@
 import FailscopeModel
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads Swift Testing's event stream: JSON Lines from `swift test --event-stream-output-path F
 /// --event-stream-version 0` (swift-testing `ABI.Record`, `Documentation/ABI/JSON.md`), or the same records in
 /// one JSON array.
@@ -46,11 +50,26 @@ public struct EventStreamImporter: Sendable {
                 break
             }
             pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                lineNumber += 1
-                builder.add(line: pending[pending.startIndex..<newline], number: lineNumber)
-                pending = Data(pending[(newline + 1)...])
+            // Line ends found with memchr; each line handed on as one slice.
+            let ends: [Int] = pending.withUnsafeBytes { raw in
+                var ends: [Int] = []
+                guard let base = raw.baseAddress else { return ends }
+                var offset = 0
+                while offset < raw.count, let hit = memchr(base + offset, 0x0A, raw.count - offset) {
+                    let end = base.distance(to: UnsafeRawPointer(hit))
+                    ends.append(end)
+                    offset = end + 1
+                }
+                return ends
             }
+            var lineStart = 0
+            for end in ends {
+                lineNumber += 1
+                builder.add(
+                    line: pending[(pending.startIndex + lineStart)..<(pending.startIndex + end)], number: lineNumber)
+                lineStart = end + 1
+            }
+            pending = Data(pending[(pending.startIndex + lineStart)...])  // the unfinished last line, copied once per chunk
         }
         if firstByte == UInt8(ascii: "[") {
             guard let array = try? JSONSerialization.jsonObject(with: arrayText) as? [Any] else {
@@ -71,7 +90,7 @@ public struct EventStreamImporter: Sendable {
     public func parse(data: Data) -> ParsedReport {
         var builder = EventStreamBuilder()
         for (index, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            builder.add(line: line, number: index + 1)
+            builder.add(line: Data(line), number: index + 1)
         }
         return builder.report()
     }
@@ -107,8 +126,8 @@ struct EventStreamBuilder {
     private var versions = Set<Int>()
     private var sequence = 0
 
-    mutating func add(line: some DataProtocol, number: Int) {
-        let bytes = Data(line)
+    mutating func add(line: Data, number: Int) {
+        let bytes = line
         guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D) }) else { return }
         guard let object = try? JSONSerialization.jsonObject(with: bytes) else {
             badLines += 1

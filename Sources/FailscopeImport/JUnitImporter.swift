@@ -189,7 +189,9 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
         caseCount == 0 ? "" : "; \(caseCount) complete test case\(caseCount == 1 ? " was" : "s were") read before it"
     }
 
-    private func text(_ value: String) -> String { XMLRepairReader.restore(value) }
+    private func text(_ value: String) -> String {
+        reader.repairs.controlCharacters > 0 ? XMLRepairReader.restore(value) : value
+    }
 
     // MARK: Elements
 
@@ -448,6 +450,13 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
 
     /// XCTestHTMLReport writes `Suite - Device - OS` as the class name: `("Suite", "Device (OS)")`.
     static func splitDeviceSuffix(_ classname: String) -> (String, String)? {
+        // Most class names have no " - ": look before splitting.
+        let bytes = Array(classname.utf8)
+        guard bytes.count >= 3,
+            (0..<(bytes.count - 2)).contains(where: {
+                bytes[$0] == 0x20 && bytes[$0 + 1] == UInt8(ascii: "-") && bytes[$0 + 2] == 0x20
+            })
+        else { return nil }
         let parts = classname.components(separatedBy: " - ")
         guard parts.count >= 3, let os = parts.last, !os.isEmpty,
             os.allSatisfy({ $0.isNumber || $0 == "." }), os.first?.isNumber == true
@@ -468,9 +477,10 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
     func report() -> ParsedReport {
         var warnings = warnings
         if let summary = reader.repairs.summary { warnings.append(summary) }
-        let numbered = AttemptNumbering.number(results)
+        if reader.declarations > 0 { warnings.append("ignored a <!DOCTYPE> declaration (JUnit needs none)") }
+        AttemptNumbering.number(&results)
         var report = ParsedReport(
-            format: .junit, results: numbered, warnings: [], startedAt: startedAt, duration: rootTime ?? childTimeSum,
+            format: .junit, results: results, warnings: [], startedAt: startedAt, duration: rootTime ?? childTimeSum,
             recovered: reader.repairs.total > 0)
         let logical = report.tests.count
         let claimed = Int(rootCounters["tests"] ?? "") ?? (childCountersSeen ? childCounterSum : nil)

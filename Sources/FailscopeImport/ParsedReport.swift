@@ -28,7 +28,12 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
 /// device) are numbered `attempt` 1, 2, … in the order they ran, so the highest attempt decides the test.
 public struct ParsedReport: Sendable {
     public var format: ReportFormat
-    public var results: [TestResult]
+    /// Every attempt; `tests` follows it.
+    public var results: [TestResult] {
+        didSet { tests = Self.group(results) }
+    }
+    /// Tests after folding retries: one entry per identity, in first-seen order.
+    public private(set) var tests: [ImportedTest] = []
     /// Things a person should know: recovered XML, a header that disagrees with the elements, an empty report.
     public var warnings: [String]
     /// The run's start and length in seconds, when the report gives them.
@@ -52,21 +57,29 @@ public struct ParsedReport: Sendable {
         self.device = device
         self.osVersion = osVersion
         self.recovered = recovered
+        self.tests = Self.group(results)
     }
 
     /// A report with no test at all is suspicious (a parallel run whose results were lost), never green.
     public var isSuspicious: Bool { results.isEmpty }
 
-    /// Tests after folding retries: one entry per identity, in first-seen order.
-    public var tests: [ImportedTest] {
-        var order: [String] = []
-        var byKey: [String: [TestResult]] = [:]
+    static func group(_ results: [TestResult]) -> [ImportedTest] {
+        var index: [ImportedTest.Identity: Int] = [:]
+        index.reserveCapacity(results.count)
+        var tests: [ImportedTest] = []
         for result in results {
-            let key = ImportedTest.identityKey(of: result)
-            if byKey[key] == nil { order.append(key) }
-            byKey[key, default: []].append(result)
+            let key = ImportedTest.Identity(result)
+            if let position = index[key] {
+                tests[position].attempts.append(result)
+            } else {
+                index[key] = tests.count
+                tests.append(ImportedTest(attempts: [result]))
+            }
         }
-        return order.map { ImportedTest(attempts: byKey[$0]!.sorted { $0.attempt < $1.attempt }) }
+        for position in tests.indices where tests[position].attempts.count > 1 {
+            tests[position].attempts.sort { $0.attempt < $1.attempt }
+        }
+        return tests
     }
 
     /// Counts per logical test (retries folded).
@@ -99,9 +112,19 @@ public struct ImportedTest: Sendable {
         final.status.outcome == .pass && attempts.dropLast().contains { $0.status.outcome == .fail }
     }
 
-    /// `suite \u{1F} name \u{1F} arguments \u{1F} device`: what makes two results the same test.
-    public static func identityKey(of result: TestResult) -> String {
-        [result.suite, result.name, result.arguments ?? "", result.device ?? ""].joined(separator: "\u{1F}")
+    /// Suite, name, arguments and device: what makes two results the same test.
+    public struct Identity: Hashable, Sendable {
+        public var suite: String
+        public var name: String
+        public var arguments: String?
+        public var device: String?
+
+        public init(_ result: TestResult) {
+            suite = result.suite
+            name = result.name
+            arguments = result.arguments
+            device = result.device
+        }
     }
 }
 
@@ -145,14 +168,20 @@ public struct ImportError: Error, Sendable, CustomStringConvertible, Equatable {
 /// Assigns attempt numbers: results of the same identity become attempts 1, 2, … in input order.
 enum AttemptNumbering {
     static func number(_ results: [TestResult]) -> [TestResult] {
-        var seen: [String: Int] = [:]
-        return results.map { result in
-            var result = result
-            let key = ImportedTest.identityKey(of: result)
+        var numbered = results
+        number(&numbered)
+        return numbered
+    }
+
+    /// Numbers in place (no second copy of a large report's results).
+    static func number(_ results: inout [TestResult]) {
+        var seen: [ImportedTest.Identity: Int] = [:]
+        seen.reserveCapacity(results.count)
+        for index in results.indices {
+            let key = ImportedTest.Identity(results[index])
             let attempt = (seen[key] ?? 0) + 1
             seen[key] = attempt
-            result.attempt = attempt
-            return result
+            results[index].attempt = attempt
         }
     }
 }

@@ -11,7 +11,24 @@ import Foundation
 public enum ReportDuration {
     /// Seconds for `text`, or `nil` when it is not a duration (absent, empty, `<<computed>>`, `NaN`).
     public static func seconds(_ text: String?) -> Double? {
-        guard var text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard let text else { return nil }
+        // The common case, a plain or scientific number, without Foundation string work.
+        if let value = Double(text) { return value.isFinite && value >= 0 ? value : nil }
+        return parse(trimmed(text))
+    }
+
+    /// `text` without leading and trailing ASCII whitespace (cheaper than Foundation's trimming).
+    private static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[first...last])
+    }
+
+    private static func parse(_ trimmed: String) -> Double? {
+        var text = trimmed
+        guard !text.isEmpty else { return nil }
         if text.lowercased().hasPrefix("ran for ") { text = String(text.dropFirst(8)) }
         // Unit-bearing forms: "1h 2m 3,5s", "6m", "0,26s", "2.6 seconds", "12 sec", "150ms".
         let parts = text.split(whereSeparator: { $0 == " " })
@@ -47,30 +64,53 @@ public enum ReportDuration {
 
     /// A bare number with `.`/`,` decimal and grouping separators or an exponent; `nil` otherwise.
     static func plainNumber(_ raw: String) -> Double? {
-        var text = raw.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return nil }
-        text = text.replacingOccurrences(of: "\u{00A0}", with: "").replacingOccurrences(of: "\u{202F}", with: "")
-            .replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "_", with: "")
-        let allowed = Set("0123456789.,eE+-")
-        guard text.allSatisfy({ allowed.contains($0) }), text.contains(where: \.isNumber) else { return nil }
-        let commas = text.filter { $0 == "," }.count
-        let dots = text.filter { $0 == "." }.count
-        if commas > 0 && dots > 0 {
-            let lastComma = text.lastIndex(of: ",")!
-            let lastDot = text.lastIndex(of: ".")!
-            if lastComma > lastDot {
-                text = text.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
-            } else {
-                text = text.replacingOccurrences(of: ",", with: "")
+        // Keep digits, separators, exponent and sign; drop spaces, NBSP, NNBSP, ' and _ used as grouping.
+        var bytes: [UInt8] = []
+        var commas = 0
+        var dots = 0
+        var lastComma = -1
+        var lastDot = -1
+        var digits = false
+        for scalar in raw.unicodeScalars {
+            switch scalar {
+            case "0"..."9":
+                digits = true
+                bytes.append(UInt8(scalar.value))
+            case ",":
+                commas += 1
+                lastComma = bytes.count
+                bytes.append(UInt8(ascii: ","))
+            case ".":
+                dots += 1
+                lastDot = bytes.count
+                bytes.append(UInt8(ascii: "."))
+            case "e", "E", "+", "-": bytes.append(UInt8(scalar.value))
+            case " ", "\u{00A0}", "\u{202F}", "'", "_": continue
+            default: return nil
             }
-        } else if commas == 1 {
-            text = text.replacingOccurrences(of: ",", with: ".")
-        } else if commas > 1 {
-            text = text.replacingOccurrences(of: ",", with: "")
-        } else if dots > 1 {
-            text = text.replacingOccurrences(of: ".", with: "")
         }
-        guard let value = Double(text), value.isFinite, value >= 0 else { return nil }
+        guard digits else { return nil }
+        let decimal: UInt8?  // the separator that is the decimal point; the other one groups thousands
+        if commas > 0 && dots > 0 {
+            decimal = lastComma > lastDot ? UInt8(ascii: ",") : UInt8(ascii: ".")
+        } else if commas == 1 {
+            decimal = UInt8(ascii: ",")
+        } else if dots == 1 {
+            decimal = UInt8(ascii: ".")
+        } else {
+            decimal = nil  // none, or several of one kind: grouping
+        }
+        var normalized: [UInt8] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: ".") {
+                if byte == decimal { normalized.append(UInt8(ascii: ".")) }
+            } else {
+                normalized.append(byte)
+            }
+        }
+        guard let value = Double(String(decoding: normalized, as: UTF8.self)), value.isFinite, value >= 0 else {
+            return nil
+        }
         return value
     }
 }

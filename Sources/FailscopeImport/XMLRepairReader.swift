@@ -12,7 +12,8 @@ import Foundation
 /// inside an attribute value is written as a character reference, so that attribute-value normalization
 /// (XML 1.0 §3.3.3) does not flatten it to a space: multi-line failure messages keep their lines, and
 /// parameterized cases whose argument is `\t`, `\r` or `\n` stay distinct (fastlane's Xcode 16 fixtures).
-/// Otherwise, on well-formed input the output is the input, byte for byte.
+/// `<!DOCTYPE …>` declarations are dropped (counted in `declarations`): JUnit needs no DTD, and entities
+/// declared in one could expand without bound. Otherwise, on well-formed input the output is the input.
 ///
 /// It also tracks the open elements, so that a file that ends early (a killed CI job) is reported as
 /// truncated with the element left open, which the push parser in swift-corelibs-foundation does not report.
@@ -98,6 +99,13 @@ final class XMLRepairReader {
     /// Bytes of text dropped because a run was longer than `textLimit`.
     private(set) var droppedTextBytes: Int64 = 0
     private var textRun = 0
+    /// `<!DOCTYPE …>` declarations dropped (JUnit needs none; entities from one are not expanded).
+    private(set) var declarations = 0
+    private var declarationDepth = 0
+    private var bytesFetched: Int64 = 0
+    private var progressReported: Int64 = 0
+    /// Called with the bytes read from the source so far, every 4 MiB (also while a long text is dropped).
+    var progress: ((Int64) -> Void)?
     private var hiddenLineFeeds = 0
     private var dropping = false
 
@@ -181,7 +189,13 @@ final class XMLRepairReader {
                 input.removeFirst(position)
                 position = 0
             }
-            if readChunk(&input, 65536) == 0 { inputEnded = true }
+            let count = readChunk(&input, 65536)
+            if count == 0 { inputEnded = true }
+            bytesFetched += Int64(count)
+            if let progress, bytesFetched - progressReported >= 4 << 20 {
+                progressReported = bytesFetched
+                progress(bytesFetched)
+            }
         }
         return input.count - position
     }
@@ -248,24 +262,41 @@ final class XMLRepairReader {
 
     /// Moves the line and column past the next `count` input bytes (columns count characters, not bytes).
     private func advanceLocation(over count: Int) {
-        var line = self.line
-        var column = self.column
+        guard count > 0 else { return }
         input.withUnsafeBufferPointer { buffer in
-            var index = position
-            let end = position + count
-            while index < end {
-                let byte = buffer[index]
-                if byte == 0x0A {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-                index += 1
+            let bytes = UnsafeBufferPointer(rebasing: buffer[position..<(position + count)])
+            // Branch-free reductions (the compiler vectorizes them): line feeds, then characters after the last.
+            var lineFeeds = 0
+            for byte in bytes { lineFeeds &+= byte == 0x0A ? 1 : 0 }
+            var start = 0
+            if lineFeeds > 0 {
+                line += lineFeeds
+                column = 1
+                var last = bytes.count - 1
+                while bytes[last] != 0x0A { last -= 1 }
+                start = last + 1
             }
+            var characters = 0
+            for byte in UnsafeBufferPointer(rebasing: bytes[start...]) { characters &+= byte & 0xC0 != 0x80 ? 1 : 0 }
+            column += characters
         }
-        self.line = line
-        self.column = column
+    }
+
+    /// Length of the run from `position` (at least 1, at most `limit`) before a byte that `stop` flags;
+    /// tests 32 bytes at a time without branching, then finds the byte.
+    @inline(__always)
+    private func runLength(limit: Int, stop: (UInt8) -> Bool) -> Int {
+        input.withUnsafeBufferPointer { buffer in
+            var length = 1
+            while length + 32 <= limit {
+                var flagged: UInt8 = 0
+                for offset in 0..<32 { flagged |= stop(buffer[position + length + offset]) ? 1 : 0 }
+                if flagged != 0 { break }
+                length += 32
+            }
+            while length < limit, !stop(buffer[position + length]) { length += 1 }
+            return length
+        }
     }
 
     private func noteRepair() {
@@ -343,8 +374,14 @@ final class XMLRepairReader {
         case .cdata: stepUntil("]]>", byte: byte)
         case .processingInstruction: stepUntil("?>", byte: byte)
         case .declaration:
-            copy(1)
-            if byte == UInt8(ascii: ">") { state = .content }
+            // Dropped, not copied: a DTD could declare entities that expand without bound.
+            advanceLocation(over: 1)
+            position += 1
+            bytesRead += 1
+            if byte == 0x0A { hiddenLineFeeds += 1 }
+            if byte == UInt8(ascii: "[") { declarationDepth += 1 }
+            if byte == UInt8(ascii: "]"), declarationDepth > 0 { declarationDepth -= 1 }
+            if byte == UInt8(ascii: ">"), declarationDepth == 0 { state = .content }
         }
     }
 
@@ -387,8 +424,9 @@ final class XMLRepairReader {
                 copy(2)
             } else if matches("<!") {
                 endTextRun()
+                declarations += 1
+                declarationDepth = 0
                 state = .declaration
-                copy(2)
             } else if peek(1) == UInt8(ascii: "/") {
                 let length = nameLength(at: 2)
                 let closing = length > 0 ? name(at: 2, length: length) : ""
@@ -418,12 +456,8 @@ final class XMLRepairReader {
                 stepControl(byte)
             } else {
                 // Copy a run of ordinary bytes at once.
-                var length = 1
-                let available = runLimit(ensure(4096))
-                while length < available {
-                    let next = input[position + length]
-                    if next == UInt8(ascii: "<") || next == UInt8(ascii: "&") || Self.isForbiddenControl(next) { break }
-                    length += 1
+                let length = runLength(limit: runLimit(ensure(4096))) { next in
+                    (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || Self.isForbiddenControl(next)
                 }
                 copy(length)
             }
@@ -531,7 +565,17 @@ final class XMLRepairReader {
             pendingName = ""
             state = .content
         default:
-            if Self.isForbiddenControl(byte) { stepControl(byte) } else { copy(1) }
+            if Self.isForbiddenControl(byte) {
+                stepControl(byte)
+            } else {
+                copy(
+                    runLength(limit: ensure(1024)) { next in
+                        (next == UInt8(ascii: ">")) || (next == UInt8(ascii: "/")) || (next == UInt8(ascii: "="))
+                            || (next == UInt8(ascii: "\"")) || (next == UInt8(ascii: "'"))
+                            || (next == UInt8(ascii: "<"))
+                            || Self.isForbiddenControl(next)
+                    })
+            }
         }
     }
 
@@ -554,7 +598,14 @@ final class XMLRepairReader {
             replace(1, with: Array("&#10;".utf8))
         case 0x0D: replace(1, with: Array("&#13;".utf8))
         default:
-            if Self.isForbiddenControl(byte) { stepControl(byte) } else { copy(1) }
+            if Self.isForbiddenControl(byte) {
+                stepControl(byte)
+            } else {
+                copy(
+                    runLength(limit: ensure(1024)) { next in
+                        (next == quote) || (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || next < 0x20
+                    })
+            }
         }
     }
 
@@ -605,13 +656,9 @@ final class XMLRepairReader {
         } else if Self.isForbiddenControl(byte) {
             stepControl(byte)
         } else {
-            var length = 1
-            let available = runLimit(ensure(4096))
             let first = terminator.utf8Start[0]
-            while length < available {
-                let next = input[position + length]
-                if next == first || Self.isForbiddenControl(next) { break }
-                length += 1
+            let length = runLength(limit: runLimit(ensure(4096))) { next in
+                (next == first) || Self.isForbiddenControl(next)
             }
             copy(length)
         }
@@ -624,19 +671,20 @@ final class RepairingInputStream: InputStream {
     let reader: XMLRepairReader
     private let size: Int64
     private let progress: (@Sendable (Int64, Int64) -> Void)?
-    private var reported: Int64 = 0
+    private var finalReported = false
 
     init(reader: XMLRepairReader, size: Int64 = 0, progress: (@Sendable (Int64, Int64) -> Void)? = nil) {
         self.reader = reader
         self.size = size
         self.progress = progress
         super.init(data: Data())
+        if let progress { reader.progress = { progress($0, size) } }
     }
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
         let count = reader.read(into: buffer, maxLength: len)
-        if let progress, reader.bytesRead - reported >= 4 << 20 || (count == 0 && reported < reader.bytesRead) {
-            reported = reader.bytesRead
+        if let progress, count == 0, !finalReported {
+            finalReported = true
             progress(reader.bytesRead, size)
         }
         return count

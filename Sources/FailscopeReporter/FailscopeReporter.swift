@@ -1,4 +1,5 @@
 import FailscopeClient
+import FailscopeModel
 import Foundation
 import XCTest
 
@@ -25,6 +26,10 @@ public enum FailscopeReporter {
     /// Uploads whatever the recorder holds when the process exits (Swift Testing has no bundle end).
     public static func finishAtExit() {
         state.installExitHookOnce {
+            // atexit handlers run in reverse order of registration, and libcrypto registers its
+            // cleanup at first use. Use it first, so the upload below runs before that cleanup
+            // (hashing after it crashed the process at exit).
+            _ = SHA256.hex(of: Data())
             atexit {
                 if let line = FailscopeReporter.recorder?.finish() {
                     FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -43,35 +48,50 @@ public enum FailscopeReporter {
     }
 }
 
-/// The process-wide recorder and observer, created on first use from the environment.
+/// The process-wide recorder and observer, created once, on first use, from the environment.
+/// Thread-safe: XCTest's main thread and Swift Testing's tasks may ask at the same time.
 private final class RegistrationState: @unchecked Sendable {
     private let lock = NSLock()
+    private var created = false
+    private var createdRecorder: RunRecorder?
+    private var createdObserver: FailscopeObserver?
     private var registered = false
     private var exitHookInstalled = false
 
-    lazy var recorder: RunRecorder? = {
-        let configuration = ReporterConfiguration.fromEnvironment()
-        guard !configuration.isDisabled else { return nil }
-        let api = configuration.serviceURL.map { APIClient(baseURL: $0, token: configuration.token) }
-        return RunRecorder(configuration: configuration, capture: SimulatedScreenCapture(), api: api)
-    }()
+    var recorder: RunRecorder? { create().recorder }
+    var observer: FailscopeObserver? { create().observer }
 
-    lazy var observer: FailscopeObserver? = lock.withLock { recorder.map(FailscopeObserver.init) }
-
-    func installExitHookOnce(_ body: () -> Void) {
-        let first = lock.withLock {
-            defer { exitHookInstalled = true }
-            return !exitHookInstalled
+    private func create() -> (recorder: RunRecorder?, observer: FailscopeObserver?) {
+        lock.withLock {
+            if !created {
+                created = true
+                let configuration = ReporterConfiguration.fromEnvironment()
+                if !configuration.isDisabled {
+                    let api = configuration.serviceURL.map { APIClient(baseURL: $0, token: configuration.token) }
+                    let recorder = RunRecorder(configuration: configuration, capture: SimulatedScreenCapture(), api: api)
+                    createdRecorder = recorder
+                    createdObserver = FailscopeObserver(recorder: recorder)
+                }
+            }
+            return (createdRecorder, createdObserver)
         }
-        if first { body() }
     }
 
+    /// Runs `body` the first time only.
+    func installExitHookOnce(_ body: () -> Void) {
+        if once(\.exitHookInstalled) { body() }
+    }
+
+    /// Runs `body` the first time only.
     func registerOnce(_ body: () -> Void) {
-        let first = lock.withLock {
-            defer { registered = true }
-            return !registered
+        if once(\.registered) { body() }
+    }
+
+    private func once(_ flag: ReferenceWritableKeyPath<RegistrationState, Bool>) -> Bool {
+        lock.withLock {
+            defer { self[keyPath: flag] = true }
+            return !self[keyPath: flag]
         }
-        if first { body() }
     }
 }
 

@@ -2,9 +2,9 @@ import FailscopeClient
 import FailscopeModel
 import Foundation
 
-/// Writes finished tests' results to the spool off the test thread, with group commit: the results
-/// that finish while one batch file is being written (and fsynced) go together into the next, so a
-/// fast suite pays one fsync per batch instead of one per test.
+/// Writes finished tests' results to the spool off the test thread, with group commit: results are
+/// gathered for up to `interval` seconds (or `batchLimit` results) and written as one batch file
+/// (temporary file, fsync, rename), so a fast suite pays a few fsyncs, not one per test.
 ///
 /// `flush()` blocks until everything appended so far is on disk (the bundle end calls it before
 /// uploading). A process killed between `append` and the write loses at most that batch.
@@ -16,20 +16,30 @@ final class ResultWriter: @unchecked Sendable {
     private var pending: [TestResult] = []
     private var scheduled = false
     private var problems: [String] = []
+    /// The longest a result waits in memory, in seconds.
+    let interval: Double
+    /// A batch this large is written at once.
+    let batchLimit: Int
 
-    init(spool: Spool, runID: String) {
+    init(spool: Spool, runID: String, interval: Double = 0.2, batchLimit: Int = 500) {
         self.spool = spool
         self.runID = runID
+        self.interval = interval
+        self.batchLimit = batchLimit
     }
 
     /// Queues a result; it reaches the spool within one batch write.
     func append(_ result: TestResult) {
-        let schedule = lock.withLock {
+        let (schedule, full) = lock.withLock {
             pending.append(result)
             defer { scheduled = true }
-            return !scheduled
+            return (!scheduled, pending.count >= batchLimit)
         }
-        if schedule { queue.async { self.drain() } }
+        if full {
+            queue.async { self.drain() }
+        } else if schedule {
+            queue.asyncAfter(deadline: .now() + interval) { self.drain() }
+        }
     }
 
     /// Waits until every appended result is written; returns the write problems since the last flush.

@@ -115,8 +115,8 @@ struct ScreenLayout {
         let hasList = views.contains { if case .list = $0.kind { true } else { false } }
         var nodes: [ElementNode] = []
         var y = top
-        for view in views {
-            let node = place(view, y: y, bottom: bottom)
+        for (index, view) in views.enumerated() {
+            let node = place(view, y: y, bottom: bottom, isFirst: index == 0)
             y = node.frame.maxY + Self.spacing
             nodes.append(node)
         }
@@ -139,7 +139,7 @@ struct ScreenLayout {
         window.add(scroll)
     }
 
-    private func place(_ view: View, y: Double, bottom: Double) -> ElementNode {
+    private func place(_ view: View, y: Double, bottom: Double, isFirst: Bool) -> ElementNode {
         let x = margin
         let width = contentWidth
         let node: ElementNode
@@ -199,14 +199,16 @@ struct ScreenLayout {
         case .spacer(let height):
             node = ElementNode(.other, frame: CGRect(x: x, y: y, width: width, height: height))
         case .list(let type, let cells):
-            node = list(type, identifier: view.identifier, cells: cells, top: y, bottom: bottom)
+            // A list first on the screen starts right under the navigation bar; after other content,
+            // below it.
+            node = list(type, identifier: view.identifier, cells: cells, top: isFirst ? y - 16 : y, bottom: bottom)
         }
         if view.isEnabled == false { node.isEnabled = false }
         return node
     }
 
     private func list(_ type: ElementType, identifier: String, cells: [Cell], top: Double, bottom: Double) -> ElementNode {
-        let viewport = CGRect(x: 0, y: top - 16, width: device.width, height: max(200, bottom - (top - 16)))
+        let viewport = CGRect(x: 0, y: top, width: device.width, height: max(200, bottom - top))
         let node = ElementNode(type, identifier: identifier, frame: viewport)
         node.key = "app/window/\(type.rawValue)[#\(identifier)]"
         let columns = type == .table ? 1 : (device.idiom == .pad ? 4 : 2)
@@ -299,8 +301,10 @@ struct ScreenLayout {
         }
     }
 
+    /// DejaVu Sans averages 0.56 em a character, its bold 0.62 em.
     private func textWidth(_ text: String, style: ElementStyle) -> Double {
-        (Double(text.count) * Self.fontSize(style) * 0.56).rounded(.up)
+        let bold: Set<ElementStyle> = [.largeTitle, .title, .headline, .filled]
+        return (Double(text.count) * Self.fontSize(style) * (bold.contains(style) ? 0.62 : 0.56)).rounded(.up)
     }
 
     private func textHeight(_ text: String, style: ElementStyle, width: Double) -> Double {

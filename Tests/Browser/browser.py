@@ -67,8 +67,15 @@ def save_full_page(driver, path, width=1400, max_height=5000):
     height = driver.execute_script('return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)')
     height = max(700, min(int(height) + 10, max_height))
     original = driver.get_window_size()
+    driver.execute_script('window.scrollTo(0, 0)')
     driver.set_window_size(width, height)
     next_frames(driver)  # let layout and charts settle at the new size (Chart.js resizes on a frame)
+    try:  # lazy images below the old fold start loading now; give them a bounded moment
+        wait_until(lambda: driver.execute_script("return [...document.images].every(i => i.complete)"), timeout=5,
+                   message='images to load')
+    except AssertionError:
+        pass
+    next_frames(driver)
     driver.save_screenshot(path)
     driver.set_window_size(original['width'], original['height'])
 

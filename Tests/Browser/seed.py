@@ -5,11 +5,12 @@ Used by the browser tests (scripts/browser-tests.sh) and the dashboard benchmark
 """
 import datetime
 import hashlib
-import io
 import json
 import random
+import struct
 import urllib.error
 import urllib.request
+import zlib
 
 HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 HOSTILE_MESSAGE = 'expected "ok" but got </script><script>alert(1)</script> & <b>bold</b>'
@@ -37,7 +38,9 @@ class API:
             raise RuntimeError('%s %s: %s %s' % (method, path, error.code, error.read().decode(errors='replace')))
 
     def get(self, path):
-        request = urllib.request.Request(self.base + path, headers={'Accept': 'application/json'})
+        """A read; the upload token is sent, which the service accepts when reads need a token."""
+        request = urllib.request.Request(self.base + path, headers={'Accept': 'application/json',
+                                                                    'Authorization': 'Bearer ' + self.token})
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.loads(response.read())
 
@@ -63,15 +66,24 @@ def iso(moment):
     return moment.astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (moment.microsecond // 1000)
 
 
-def small_png(width=393, height=852, color=(240, 240, 245)):
-    """A plain PNG (Pillow); used as the hostile run's screenshot."""
-    from PIL import Image, ImageDraw
-    image = Image.new('RGB', (width, height), color)
-    draw = ImageDraw.Draw(image)
-    draw.rectangle([16, 300, width - 16, 350], outline=(200, 30, 60), width=3)
-    buffer = io.BytesIO()
-    image.save(buffer, 'PNG')
-    return buffer.getvalue()
+def small_png(width=393, height=852, color=(240, 240, 245), box=(16, 300, 361, 50)):
+    """A plain 1x RGB PNG with one 3-pixel outlined box `(x, y, width, height)`, standing in for a
+    screen. Written with zlib alone (PNG specification, ISO/IEC 15948: IHDR, IDAT, IEND; filter 0)."""
+    x, y, w, h = box
+    outline = (200, 30, 60)
+    plain = bytes(color) * width
+    def row(r):
+        if r < y or r >= y + h:
+            return plain
+        if r < y + 3 or r >= y + h - 3:
+            return bytes(color) * x + bytes(outline) * w + bytes(color) * (width - x - w)
+        return (bytes(color) * x + bytes(outline) * 3 + bytes(color) * (w - 6) + bytes(outline) * 3
+                + bytes(color) * (width - x - w))
+    raw = b''.join(b'\x00' + row(r) for r in range(height))
+    def chunk(kind, data):
+        return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xffffffff)
+    return (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 2, 0, 0, 0))
+            + chunk(b'IDAT', zlib.compress(raw, 6)) + chunk(b'IEND', b''))
 
 
 def seed_hostile_run(api, run_id='hostile-run'):
@@ -89,7 +101,7 @@ def seed_hostile_run(api, run_id='hostile-run'):
          'failures': [{'message': HOSTILE_MESSAGE, 'page': HOSTILE_PAGE, 'action': 'tap(<i>x</i>)',
                        'location': {'file': '/src/<script>.swift', 'line': 7},
                        'callSite': {'file': '/src/XSSTests.swift', 'line': 12},
-                       'elementFrame': {'x': 5, 'y': 100, 'width': 120, 'height': 40}, 'isError': False}],
+                       'elementFrame': {'x': 16, 'y': 300, 'width': 361, 'height': 50}, 'isError': False}],
          'trail': [{'page': HOSTILE_PAGE, 'action': 'tap(<i>x</i>)', 'callSite': {'file': '/src/XSSTests.swift', 'line': 12}}],
          'artifacts': [{'sha256': sha, 'kind': 'screenshot', 'byteCount': len(png), 'width': 393, 'height': 852}],
          'systemOut': '<script>alert(4)</script>'},
@@ -139,3 +151,48 @@ def seed_large_run(api, run_id, count, failing_fraction=0.04, seed=7, screenshot
         api.post_results(run_id, results[start:start + batch])
     api.finish(run_id, iso(now))
     return run_id
+
+
+def seed_flaky_runs(api, commit='f1a4e0c0ffee5eed0000000000000000000000aa'):
+    """Two runs on one commit where `testSignInFlaky` fails then passes on retry (a same-commit
+    contradiction: flaky on LoginPage) and `testAlwaysBroken` fails every time (broken, never flaky).
+    Returns the run ids."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    site = {'file': '/ci/Tests/DemoUITests/LoginTests.swift', 'line': 60}
+    broken_site = {'file': '/ci/Tests/DemoUITests/LoginTests.swift', 'line': 71}
+    ids = []
+    # The passing retry carries a screenshot of LoginPage (as an importer may attach), so the later
+    # failure on LoginPage has a "last passing" screenshot to compare with.
+    passing_png = small_png(color=(225, 245, 230), box=(16, 263, 361, 50))
+    passing_sha = api.put_png(passing_png)
+    for index, (device, size) in enumerate([('iPhone 15', (393, 852)), ('iPhone SE (3rd generation)', (375, 667))]):
+        frame = {'x': 16, 'y': 263, 'width': size[0] - 32, 'height': 50}
+        failing_png = small_png(size[0], size[1], color=(250, 232, 236), box=(16, 263, size[0] - 32, 50))
+        failing_sha = api.put_png(failing_png)
+        run_id = 'flaky-%d' % (index + 1)
+        started = now - datetime.timedelta(minutes=10 - index)
+        api.put_run({'id': run_id, 'project': 'demo', 'branch': 'main', 'commit': commit, 'device': device,
+                     'source': 'junit', 'startedAt': iso(started)})
+        trail = [{'page': 'LoginPage', 'callSite': {'file': site['file'], 'line': 58}},
+                 {'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site}]
+        failure = {'message': 'LoginPage: timed out after 5 s waiting until StaticText matching \'hello.title\' exists',
+                   'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site, 'location': site,
+                   'elementFrame': frame, 'isError': False}
+        api.post_results(run_id, [
+            {'suite': 'LoginTests', 'name': 'testSignInFlaky', 'attempt': 1, 'status': 'failed', 'duration': 5.2,
+             'startedAt': iso(started + datetime.timedelta(seconds=1)), 'failures': [failure], 'trail': trail,
+             'artifacts': [{'sha256': failing_sha, 'kind': 'screenshot', 'byteCount': len(failing_png), 'width': size[0],
+                            'height': size[1]}]},
+            {'suite': 'LoginTests', 'name': 'testSignInFlaky', 'attempt': 2, 'status': 'passed', 'duration': 1.1,
+             'startedAt': iso(started + datetime.timedelta(seconds=7)), 'trail': trail,
+             'artifacts': [{'sha256': passing_sha, 'kind': 'screenshot', 'byteCount': len(passing_png), 'width': 393,
+                            'height': 852}]},
+            {'suite': 'LoginTests', 'name': 'testAlwaysBroken', 'attempt': 1, 'status': 'failed', 'duration': 0.4,
+             'startedAt': iso(started + datetime.timedelta(seconds=9)),
+             'failures': [dict(failure, message='XCTAssertEqual failed: ("Welcome") is not equal to ("Hello")',
+                               callSite=broken_site, location=broken_site, action='verifyGreeting()')],
+             'trail': [{'page': 'LoginPage', 'action': 'verifyGreeting()', 'callSite': broken_site}]},
+        ])
+        api.finish(run_id, iso(started + datetime.timedelta(seconds=12)))
+        ids.append(run_id)
+    return ids

@@ -17,17 +17,7 @@ final class ImportCommandTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// The `failscope` executable built beside this test bundle.
-    private func binary() throws -> URL {
-        let exe = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        let candidate = exe.deletingLastPathComponent().appendingPathComponent("failscope")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw XCTSkip("no failscope binary at \(candidate.path); build it first (swift build --build-tests)")
-        }
-        return candidate
-    }
+    private func binary() throws -> URL { try LiveService.failscopeBinary() }
 
     private struct Outcome {
         var status: Int32
@@ -160,6 +150,18 @@ final class ImportCommandTests: XCTestCase {
 
 /// `failscope serve --port 0` in a child process; its URL read from its stderr.
 final class LiveService: @unchecked Sendable {
+    /// The `failscope` executable built beside this test bundle.
+    static func failscopeBinary() throws -> URL {
+        let exe = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
+        let candidate = exe.deletingLastPathComponent().appendingPathComponent("failscope")
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            throw XCTSkip("no failscope binary at \(candidate.path); build it first (swift build --build-tests)")
+        }
+        return candidate
+    }
+
     private let process = Process()
     private let lock = NSLock()
     private var output = ""

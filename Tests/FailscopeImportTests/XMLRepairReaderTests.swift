@@ -17,6 +17,15 @@ final class XMLRepairReaderTests: XCTestCase {
         XCTAssertNil(reader.truncation)
     }
 
+    func testDoctypeIsDroppedSoEntitiesCannotExpand() {
+        let (output, reader) = repair(
+            "<?xml version='1.0'?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n <!ENTITY lol2 \"&lol;&lol;\">\n]>\n<a>&lol2;</a>"
+        )
+        XCTAssertEqual(output, "<?xml version='1.0'?>\n\n<a>&amp;lol2;</a>")
+        XCTAssertEqual(reader.declarations, 1)
+        XCTAssertNil(reader.truncation)
+    }
+
     func testRepairsAreCountedWithTheFirstPosition() {
         let (output, reader) = repair("<a n=\"x & y\">\n<failure>p < q &nbsp; <Obj: 0x1></failure></a>")
         XCTAssertEqual(output, "<a n=\"x &amp; y\">\n<failure>p &lt; q &amp;nbsp; &lt;Obj: 0x1></failure></a>")
@@ -37,6 +46,17 @@ final class XMLRepairReaderTests: XCTestCase {
         XCTAssertEqual(reader.truncation?.openElement, "testsuite")
         XCTAssertEqual(reader.truncation?.openElementLine, 2)
         XCTAssertEqual(reader.truncation?.inside, "a tag")
+    }
+
+    func testLinesAndColumnsCountCharacters() {
+        let long = String(repeating: "x", count: 100)
+        let (_, reader) = repair("<a>\n\(long)é€\n  <b c='1\n2'>\(long)\u{1B}\n<d")  // lines 1-5
+        XCTAssertEqual(
+            reader.repairs.firstLine, 4, "the control character's line (a line feed inside an attribute counts)")
+        XCTAssertEqual(reader.repairs.firstColumn, 104, "columns count characters: 2'> then 100 x")
+        XCTAssertEqual(reader.truncation?.line, 5)
+        XCTAssertEqual(reader.truncation?.column, 3)
+        XCTAssertEqual(reader.truncation?.parserLine, 4, "the parser sees that line feed as &#10;")
     }
 
     func testLongTextRunsAreCutAndCounted() {

@@ -58,3 +58,18 @@ final class WireCodingTests: XCTestCase {
         XCTAssertNil(TestStatus.skipped.outcome)
     }
 }
+
+final class DateFormattingTests: XCTestCase {
+    func testTheFastFormatterAgreesWithFoundationOverCenturies() {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        var seconds = -2_208_988_800.0  // 1900-01-01
+        while seconds < 4_102_444_800 {  // 2100-01-01
+            let date = Date(timeIntervalSince1970: seconds)
+            XCTAssertEqual(WireCoding.formatDate(date), date.formatted(style), "\(seconds)")
+            XCTAssertEqual(WireCoding.parseDate(WireCoding.formatDate(date)), date)
+            seconds += 7_777_777.125  // about every 90 days, on a millisecond-exact fraction
+        }
+        XCTAssertEqual(WireCoding.formatDate(Date(timeIntervalSince1970: 951_782_400)), "2000-02-29T00:00:00.000Z")
+        XCTAssertEqual(WireCoding.formatDate(Date(timeIntervalSince1970: -0.5)), "1969-12-31T23:59:59.500Z")
+    }
+}

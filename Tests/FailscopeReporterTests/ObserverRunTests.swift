@@ -101,7 +101,8 @@ final class ObserverRunTests: XCTestCase {
                 "FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path, "FAILSCOPE_RUN_ID": "observer-run",
                 "DEMO_FAULTS": "cart-quantity-bug", "FAILSCOPE_DEVICE": "iPhone 15",
             ]))
-        XCTAssertNotEqual(output.status, 0)
+        XCTAssertEqual(output.status, 1, "the failing test fails the run; the upload at exit must not crash it")
+        XCTAssertFalse((output.standardError + output.standardOutput).contains("crashed"))
         XCTAssertTrue(
             output.standardError.contains("Failscope: 4 results (3 passed, 1 failed, 0 errors, 0 skipped), 1 screenshot(s)"),
             output.standardError + output.standardOutput)

@@ -24,7 +24,8 @@ final class DashboardAssetsTests: XCTestCase {
     }
 
     func testChartJSIsServedFromTheFirstBundleFoundAndIsA404WhenAbsent() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-chart-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("failscope-chart-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var router = Router(accessLog: InMemoryAccessLog())

@@ -119,7 +119,10 @@ final class ServeProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             _ = exited.wait(timeout: .now() + 5)
         }
+        // The last lines may still be in the pipe: read them before the handler goes.
         errorPipe.fileHandleForReading.readabilityHandler = nil
+        let rest = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        lock.withLock { log += String(decoding: rest, as: UTF8.self) }
         return process.terminationStatus
     }
 }

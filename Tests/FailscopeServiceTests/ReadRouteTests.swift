@@ -1,4 +1,5 @@
 import FailscopeModel
+import FailscopeTesting
 import FailscopeService
 import FailscopeStore
 import Foundation

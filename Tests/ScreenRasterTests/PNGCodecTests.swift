@@ -71,6 +71,30 @@ final class PNGCodecTests: XCTestCase {
         XCTAssertEqual(image.pixel(x: 1, y: 1), RGBAColor(hex: 0x090909))
     }
 
+    /// PNGs written by Pillow in other colour types and depths, as other tools would upload them.
+    func testDecodesOtherColourTypesToRGBA() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        func decode(_ name: String) throws -> PNGImage {
+            try PNGDecoder().decode(try Data(contentsOf: fixtures.appendingPathComponent(name)))
+        }
+        let gray1 = try decode("gray-1bit.png")
+        XCTAssertEqual(
+            try PNGDecoder.header(of: Data(contentsOf: fixtures.appendingPathComponent("gray-1bit.png"))).bitDepth, 1)
+        XCTAssertEqual([gray1.width, gray1.height], [8, 6])
+        XCTAssertEqual(gray1.pixel(x: 0, y: 3), RGBAColor(hex: 0x000000))
+        XCTAssertEqual(gray1.pixel(x: 7, y: 3), RGBAColor(hex: 0xFFFFFF))
+        let palette = try decode("palette-trns.png")
+        XCTAssertEqual(palette.pixel(x: 3, y: 0).alpha, 0, "tRNS index is transparent")
+        XCTAssertEqual(palette.pixel(x: 3, y: 2), RGBAColor(hex: 0xFF0000))
+        XCTAssertEqual(palette.pixel(x: 3, y: 5), RGBAColor(hex: 0x0000FF))
+        let gray16 = try decode("gray-16bit.png")
+        XCTAssertEqual(gray16.pixel(x: 0, y: 0), RGBAColor(hex: 0xFFFFFF))
+        XCTAssertEqual(gray16.pixel(x: 1, y: 0), RGBAColor(hex: 0x808080), "16 bits reduced to the high byte")
+        let rgba = try decode("rgba.png")
+        XCTAssertEqual(rgba.pixel(x: 0, y: 0), RGBAColor(red: 0, green: 255, blue: 0, alpha: 128), "straight alpha")
+        XCTAssertEqual(rgba.pixel(x: 7, y: 5), RGBAColor(red: 10, green: 20, blue: 30))
+    }
+
     func testRejectsDataThatIsNotPNG() {
         XCTAssertThrowsError(try PNGDecoder().decode(Data("GIF89a not a png at all".utf8))) {
             XCTAssertEqual($0 as? PNGError, .notPNG)
@@ -101,6 +125,24 @@ final class PNGCodecTests: XCTestCase {
             }
             XCTAssertFalse(message.isEmpty)
         }
+    }
+
+    func testCorruptedBytesAnywhereGiveAnErrorOrAnImageNeverACrash() throws {
+        let png = try PNGEncoder().encode(sampleCanvas(width: 40, height: 30))
+        var generator = SystemRandomNumberGenerator()
+        var rejected = 0
+        for round in 0..<400 {
+            var damaged = png
+            let position = round < png.count ? round : Int.random(in: 0..<png.count, using: &generator)
+            damaged[position] ^= UInt8.random(in: 1...255, using: &generator)
+            do {
+                let image = try PNGDecoder(maxDimension: 1000, maxPixelCount: 100_000).decode(damaged)
+                XCTAssertEqual(image.pixels.count, image.width * image.height * 4)
+            } catch {
+                rejected += 1
+            }
+        }
+        XCTAssertGreaterThan(rejected, 300, "CRCs catch nearly every flipped byte")
     }
 
     func testRejectsInsaneDimensionsBeforeDecoding() throws {

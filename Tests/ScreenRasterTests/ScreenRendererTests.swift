@@ -1,3 +1,4 @@
+import DemoAccessibility
 import Foundation
 import SimulatedUI
 import XCTest
@@ -278,6 +279,42 @@ final class ScreenRendererTests: XCTestCase {
         XCTAssertEqual(two.joined(separator: " "), "Wrong email or password. Check both and try again.")
         XCTAssertEqual(text.lines("Short", font, maxWidth: 400, maxLines: 1), ["Short"])
         XCTAssertEqual(text.lines("a\nb", font, maxWidth: 400, maxLines: 3), ["a", "b"])
+        XCTAssertEqual(text.lines("one two", font, maxWidth: 4000, maxLines: 2), ["one two"])
+        XCTAssertEqual(text.lines("  ", font, maxWidth: 400, maxLines: 2), [""])
+        // A huge label costs what its visible part costs (no quadratic re-measuring).
+        let huge = String(repeating: "Wrong email or password. ", count: 4000)
+        let start = Date()
+        let cut = text.lines(huge, font, maxWidth: 400, maxLines: 3)
+        XCTAssertEqual(cut.count, 3)
+        XCTAssertTrue(cut[2].hasSuffix("…"))
+        XCTAssertLessThan(
+            Date().timeIntervalSince(start), 5, "100,000 characters: milliseconds, where quadratic work took minutes")
+    }
+
+    func testASingleLineSlightlyTooWideShrinksInsteadOfTruncating() throws {
+        let cache = try GlyphCache(fonts: FontSet.locate())
+        var painter = ScreenPainter(device: .iPhoneSE3, text: TextRenderer(cache: cache))
+        let style = ScreenPainter.textStyle(for: .headline)
+        let natural = painter.textWidth("$19.99", style)
+        let roomy = painter.drawText("$19.99", style, in: CGRect(x: 0, y: 100, width: natural + 2, height: 22))
+        XCTAssertEqual(roomy.lines, ["$19.99"])
+        let tight = painter.drawText("$19.99", style, in: CGRect(x: 0, y: 200, width: natural * 0.9, height: 22))
+        XCTAssertEqual(tight.lines, ["$19.99"], "shrunk, not truncated")
+        XCTAssertLessThan(tight.pixelSize, roomy.pixelSize)
+        XCTAssertLessThanOrEqual(tight.width, natural * 0.9 * 2)
+        let far = painter.drawText("$19.99", style, in: CGRect(x: 0, y: 300, width: natural * 0.6, height: 22))
+        XCTAssertEqual(far.pixelSize, roomy.pixelSize, "beyond the minimum scale: truncated at full size")
+        XCTAssertTrue(far.lines.first?.hasSuffix("…") == true, "\(far.lines)")
+    }
+
+    func testGlyphCacheStaysBounded() throws {
+        let cache = try GlyphCache(fonts: FontSet.locate())
+        let font = FontSpec(weight: .regular, pixelSize: 12)
+        for value in 0x4E00..<(0x4E00 + GlyphCache.capacity + 100) {
+            _ = cache.glyph(Unicode.Scalar(value)!, font)
+        }
+        XCTAssertLessThanOrEqual(cache.count, GlyphCache.capacity)
+        XCTAssertGreaterThan(cache.glyph("A", font).advance, 0)
     }
 
     func testMissingFontNamesTheDebianPackage() {
@@ -290,22 +327,95 @@ final class ScreenRendererTests: XCTestCase {
         }
     }
 
+    // MARK: The sample app
+
+    func testDemoLoginShowsTheErrorFocusAndButton() throws {
+        let screen = DemoScreens.loginError()
+        let canvas = try render(screen)
+        let error = try pixels(of: ID.Login.error, in: screen)
+        let red = near(IOSPalette.red, 40)
+        XCTAssertGreaterThan(count(canvas, in: error, where: red), 300)
+        XCTAssertEqual(
+            count(canvas, in: error.insetBy(dx: -16, dy: -16), where: red), count(canvas, in: error, where: red))
+        let password = try pixels(of: ID.Login.password, in: screen)
+        let email = try pixels(of: ID.Login.email, in: screen)
+        XCTAssertEqual(canvas.pixel(x: password.minX + 1, y: password.minY + 44), IOSPalette.tint, "focused: ring")
+        XCTAssertEqual(canvas.pixel(x: email.minX, y: email.minY + 44), IOSPalette.fieldBorder, "not focused")
+        let button = try pixels(of: ID.Login.submit, in: screen)
+        XCTAssertEqual(canvas.pixel(x: button.minX, y: button.minY + button.height / 2), IOSPalette.tint)
+        XCTAssertEqual(canvas.pixel(x: button.minX - 1, y: button.minY + button.height / 2), IOSPalette.background)
+    }
+
+    func testDemoCatalogShowsThePlaceholderAndTheGrid() throws {
+        let screen = DemoScreens.catalog()
+        let canvas = try render(screen)
+        // The empty search field reports its placeholder as its value (as XCUITest does): drawn grey.
+        let search = try pixels(of: ID.Catalog.search, in: screen)
+        XCTAssertEqual(count(canvas, in: search.insetBy(dx: 8, dy: 8), where: { $0.red < 150 }), 0)
+        XCTAssertGreaterThan(
+            count(canvas, in: search.insetBy(dx: 8, dy: 8), where: near(IOSPalette.placeholder, 30)), 50)
+        let cell = try pixels(of: ID.Catalog.item(1), in: screen)
+        XCTAssertEqual(canvas.pixel(x: cell.minX + 4, y: cell.maxY - 30), IOSPalette.groupedBackground)
+        let image = try XCTUnwrap(
+            try element(ID.Catalog.item(1), in: screen).children.first { $0.elementType == .image })
+        let imagePixels = ScreenRenderer.pixelRect(for: image.frame, on: screen.device)
+        XCTAssertEqual(
+            canvas.pixel(x: imagePixels.minX + 10, y: imagePixels.minY + imagePixels.height / 2), IOSPalette.fill)
+    }
+
+    func testDemoItemAlertDimsTheItem() throws {
+        let screen = DemoScreens.itemAlert()
+        let canvas = try render(screen)
+        let alert = try pixels(of: ID.Item.cartAlert, in: screen)
+        XCTAssertEqual(canvas.pixel(x: alert.minX + 30, y: alert.minY + alert.height / 2), IOSPalette.alertBackground)
+        let add = try pixels(of: ID.Item.addToCart, in: screen)
+        XCTAssertEqual(
+            canvas.pixel(x: add.minX + 30, y: add.minY + add.height / 2),
+            IOSPalette.dimming.composited(over: IOSPalette.tint))
+        let ok = try pixels(of: ID.Item.cartAlertOK, in: screen)
+        XCTAssertGreaterThan(count(canvas, in: ok, where: near(IOSPalette.tint)), 30, "OK in the tint, not dimmed")
+    }
+
+    func testDemoSettingsShowsSwitchesAndTheSelectedAccent() throws {
+        let screen = DemoScreens.settings()
+        let canvas = try render(screen)
+        for id in [ID.Settings.notifications, ID.Settings.wifiOnly] {
+            let track = try pixels(of: id, in: screen)
+            XCTAssertEqual(canvas.pixel(x: track.minX + 8, y: track.minY + track.height / 2), IOSPalette.green, id)
+        }
+        let wheel = try pixels(of: ID.Settings.accentWheel, in: screen)
+        XCTAssertEqual(canvas.pixel(x: wheel.minX + 24, y: wheel.minY + wheel.height / 2), IOSPalette.pickerSelection)
+    }
+
     // MARK: Reference images
 
-    func testLoginMatchesReference() throws {
-        try ReferenceImages.assertMatches(render(SampleScreens.login()), named: "login-se")
+    func testDemoLoginMatchesReference() throws {
+        try ReferenceImages.assertMatches(render(DemoScreens.loginError()), named: "demo-login-se")
     }
 
-    func testAlertMatchesReference() throws {
-        try ReferenceImages.assertMatches(render(SampleScreens.loginAlert()), named: "alert-se")
+    func testDemoCatalogMatchesReference() throws {
+        try ReferenceImages.assertMatches(render(DemoScreens.catalog()), named: "demo-catalog-se")
     }
 
-    func testCatalogMatchesReference() throws {
-        try ReferenceImages.assertMatches(render(SampleScreens.catalog()), named: "catalog-se")
+    func testDemoItemAlertMatchesReference() throws {
+        try ReferenceImages.assertMatches(render(DemoScreens.itemAlert()), named: "demo-item-alert-se")
     }
 
-    func testSettingsMatchesReference() throws {
-        try ReferenceImages.assertMatches(render(SampleScreens.settings()), named: "settings-se")
+    func testDemoSettingsMatchesReference() throws {
+        try ReferenceImages.assertMatches(render(DemoScreens.settings()), named: "demo-settings-se")
+    }
+
+    func testOneRendererServesSeveralThreads() throws {
+        let renderer = try ScreenRendererTests.shared.get()
+        let screens = [
+            SampleScreens.login(), SampleScreens.settings(), SampleScreens.catalog(), SampleScreens.loginAlert(),
+        ]
+        let expected = screens.map { renderer.render($0).pixels }
+        let results = ConcurrentResults(count: 8)
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            results.set(i, renderer.render(screens[i % 4]).pixels == expected[i % 4])
+        }
+        XCTAssertEqual(results.values, Array(repeating: true, count: 8))
     }
 
     func testRenderedPNGDecodesToTheCanvas() throws {
@@ -352,4 +462,50 @@ final class ReferenceImageTests: XCTestCase {
         XCTAssertFalse(ReferenceImages.isRecording(["FAILSCOPE_RECORD_REFERENCES": "0"]))
         XCTAssertFalse(ReferenceImages.isRecording([:]))
     }
+}
+
+final class CorruptSnapshotTests: XCTestCase {
+    func testNonsenseGeometryRendersWithoutTrapping() throws {
+        let renderer = try ScreenRendererTests.shared.get()
+        let weird: [CGRect] = [
+            CGRect(x: Double.nan, y: 10, width: 100, height: 40), CGRect(x: 1e300, y: -1e300, width: 1e300, height: 5),
+            CGRect(x: 10, y: 10, width: -50, height: Double.infinity), CGRect(x: 0, y: 0, width: 0, height: 0),
+        ]
+        var children: [ElementSnapshot] = []
+        for frame in weird {
+            for type in ElementType.allCases where type != .application {
+                children.append(
+                    ElementSnapshot(
+                        elementType: type, label: "Label", value: "1", placeholderValue: "P", frame: frame,
+                        hasFocus: true,
+                        style: .filled, options: ["a", "b"], selectedOption: 7,
+                        children: [ElementSnapshot(elementType: .button, label: "x", frame: frame)]))
+            }
+        }
+        var device = Device.iPhoneSE3
+        let root = SampleScreens.root(device, children)
+        XCTAssertEqual(renderer.render(ScreenSnapshot(device: device, root: root)).width, 750)
+        device.scale = 0
+        device.height = .nan
+        let canvas = renderer.render(ScreenSnapshot(device: device, root: root))
+        XCTAssertEqual(canvas.width, 375, "scale clamped to 1")
+        XCTAssertEqual(canvas.height, 1, "NaN height gives a one-pixel canvas, not a trap")
+        device.width = 1e12
+        device.height = 1e12
+        device.scale = 99
+        let huge = renderer.render(ScreenSnapshot(device: device, root: SampleScreens.root(.iPhoneSE3, [])))
+        XCTAssertEqual([huge.width, huge.height], [10_000, 10_000])
+    }
+}
+
+/// Results written from several threads, one slot each.
+final class ConcurrentResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Bool]
+
+    init(count: Int) { slots = Array(repeating: false, count: count) }
+
+    func set(_ index: Int, _ value: Bool) { lock.withLock { slots[index] = value } }
+
+    var values: [Bool] { lock.withLock { slots } }
 }

@@ -27,8 +27,14 @@ export async function getJSON(path, { signal } = {}) {
   const token = readToken();
   if (token) headers.Authorization = 'Bearer ' + token;
   let response;
+  const prefetched = window.__failscopePrefetch;
   try {
-    response = await fetch(path, { headers, signal, credentials: 'same-origin' });
+    if (prefetched && prefetched.path === path) {
+      window.__failscopePrefetch = null;  // once: later visits fetch fresh data
+      response = await prefetched.response;
+    } else {
+      response = await fetch(path, { headers, signal, credentials: 'same-origin' });
+    }
   } catch (error) {
     if (error.name === 'AbortError') throw error;
     throw new APIError(0, 'network', 'The service did not answer (' + error.message + ').');
@@ -73,9 +79,29 @@ export function apiPaths() {
   return capabilities;
 }
 
+/**
+ * The newest run detail, kept for a few seconds so that going back from a failure to a run of
+ * thousands of results is instant; a finished run's detail does not change.
+ */
+const RUN_CACHE_MS = 15000;
+let runCache = null;
+
+async function runDetail(id, options) {
+  const now = Date.now();
+  if (runCache && runCache.id === id && now - runCache.at < RUN_CACHE_MS) return runCache.detail;
+  const detail = await getJSON('/api/v1/runs/' + encodeURIComponent(id), options);
+  runCache = { id, at: now, detail };
+  return detail;
+}
+
+/** The kept detail of run `id`, or null: lets the failure view step through a run's failures for free. */
+export function cachedRun(id) {
+  return runCache && runCache.id === id && Date.now() - runCache.at < RUN_CACHE_MS * 20 ? runCache.detail : null;
+}
+
 export const api = {
   runs: (query, options) => getJSON('/api/v1/runs' + queryString(query), options),
-  run: (id, options) => getJSON('/api/v1/runs/' + encodeURIComponent(id), options),
+  run: runDetail,
   result: (id, options) => getJSON('/api/v1/results/' + encodeURIComponent(id), options),
   history: (testId, query, options) =>
     getJSON('/api/v1/tests/' + encodeURIComponent(testId) + '/history' + queryString(query), options),

@@ -24,6 +24,10 @@ const ROUTES = [
 
 const root = document.getElementById('view');
 let current = null;
+/** Scroll positions by URL, restored when a view is shown again (back and forward). */
+const scrollPositions = new Map();
+let shownHash = location.hash;
+if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
 
 function parseHash() {
   const hash = location.hash.replace(/^#/, '') || '/runs';
@@ -64,6 +68,7 @@ async function show() {
       for (const [key, value] of Object.entries(next)) if (value) params.set(key, value);
       const text = params.toString();
       history.replaceState(null, '', '#' + path + (text ? '?' + text : ''));
+      shownHash = location.hash;
     },
   };
   try {
@@ -72,6 +77,8 @@ async function show() {
     if (controller.signal.aborted) return;
     root.dataset.state = 'ready';
     performance.mark('failscope:rendered', { detail: { view: name } });
+    const saved = scrollPositions.get(location.hash);
+    window.scrollTo(0, saved || 0);
   } catch (error) {
     if (controller.signal.aborted || error.name === 'AbortError') return;
     replaceChildren(root, errorState(error, show));
@@ -80,8 +87,19 @@ async function show() {
   }
 }
 
+// "/" focuses the view's search field, as on GitHub and in Allure.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+  const search = root.querySelector('input[type=search]');
+  if (search) { event.preventDefault(); search.focus(); }
+});
+
 window.addEventListener('hashchange', () => {
-  show();
+  scrollPositions.set(shownHash, window.scrollY);
+  shownHash = location.hash;
   window.scrollTo(0, 0);
+  show();
 });
 show();

@@ -78,3 +78,8 @@ export function qualifiedAction(page, action) {
   if (!page || action.startsWith(page + '.')) return action;
   return page + '.' + action;
 }
+
+/** `1 step`, `3 steps` (English plural with "s", or the given plural). */
+export function plural(n, word, many) {
+  return count(n) + ' ' + (n === 1 ? word : many || word + 's');
+}

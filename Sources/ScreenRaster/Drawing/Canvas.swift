@@ -137,8 +137,8 @@ public struct Canvas: Sendable {
                 let vertical = min(cy - shape.minY, shape.maxY - cy) + 0.5
                 let innerLeft = inBand ? shape.minX + shape.radius : shape.minX
                 let innerRight = inBand ? shape.maxX - shape.radius : shape.maxX
-                let solidStart = max(box.minX, Int(innerLeft.rounded(.up)))
-                let solidEnd = min(box.maxX, Int(innerRight.rounded(.down)))
+                let solidStart = max(box.minX, Int(pixel: innerLeft.rounded(.up)))
+                let solidEnd = min(box.maxX, Int(pixel: innerRight.rounded(.down)))
                 let rowOffset = py * width * 4
                 var px = box.minX
                 while px < box.maxX {
@@ -171,7 +171,7 @@ public struct Canvas: Sendable {
             rect.insetBy(dx: lineWidth, dy: lineWidth), radius: max(0, outer.radius - lineWidth))
         let box = pixelBounds(of: rect)
         guard !box.isEmpty else { return }
-        let band = Int((lineWidth + outer.radius).rounded(.up)) + 2
+        let band = Int(pixel: (lineWidth + outer.radius).rounded(.up)) + 2
         let width = self.width
         pixels.withUnsafeMutableBufferPointer { buffer in
             for py in box.minY..<box.maxY {
@@ -304,16 +304,16 @@ public struct Canvas: Sendable {
 
     /// The whole pixels touched by a pixel-space rectangle, clipped.
     private func pixelBounds(of rect: CGRect) -> PixelRect {
-        let x0 = Int(rect.minX.rounded(.down))
-        let y0 = Int(rect.minY.rounded(.down))
-        let x1 = Int(rect.maxX.rounded(.up))
-        let y1 = Int(rect.maxY.rounded(.up))
+        let x0 = Int(pixel: rect.minX.rounded(.down))
+        let y0 = Int(pixel: rect.minY.rounded(.down))
+        let x1 = Int(pixel: rect.maxX.rounded(.up))
+        let y1 = Int(pixel: rect.maxY.rounded(.up))
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(clipRect)
     }
 
     @inline(__always)
     static func coverageByte(_ coverage: Double) -> UInt8 {
-        if coverage <= 0 { return 0 }
+        guard coverage > 0 else { return 0 }  // also NaN
         if coverage >= 1 { return 255 }
         return UInt8(coverage * 255 + 0.5)
     }

@@ -24,10 +24,10 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     /// `{{16, 300}, {361, 50}}` at 3× is the pixels `x 48 ..< 1131`, `y 900 ..< 1050`.
     public init(frame: CGRect, scale: Int) {
         let s = Double(scale)
-        let minX = Int((frame.minX * s).rounded())
-        let minY = Int((frame.minY * s).rounded())
-        let maxX = Int((frame.maxX * s).rounded())
-        let maxY = Int((frame.maxY * s).rounded())
+        let minX = Int(pixel: (frame.minX * s).rounded())
+        let minY = Int(pixel: (frame.minY * s).rounded())
+        let maxX = Int(pixel: (frame.maxX * s).rounded())
+        let maxY = Int(pixel: (frame.maxY * s).rounded())
         self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
@@ -60,4 +60,12 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     public var cgRect: CGRect { CGRect(x: x, y: y, width: width, height: height) }
 
     public var description: String { "(\(x), \(y), \(width)×\(height) px)" }
+}
+
+extension Int {
+    /// A pixel coordinate from a computed one: NaN becomes 0 and values are clamped to ±10,000,000,
+    /// so that no frame, however wrong, traps the process that renders it.
+    init(pixel value: Double) {
+        self = value.isNaN ? 0 : Int(Swift.max(-10_000_000, Swift.min(10_000_000, value)))
+    }
 }

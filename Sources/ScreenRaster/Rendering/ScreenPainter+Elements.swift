@@ -31,7 +31,7 @@ extension ScreenPainter {
     }
 
     /// One device pixel at 2×, two at 3×: the visible weight of iOS's hairlines in a screenshot.
-    var hairlinePixels: Int { max(1, device.scale - 1) }
+    var hairlinePixels: Int { max(1, Int(scale) - 1) }
 
     // MARK: Buttons
 
@@ -124,13 +124,15 @@ extension ScreenPainter {
                 box, radius: radius, lineWidth: Double(hairlinePixels), color: IOSPalette.fieldBorder)
         }
         let content = frame.insetBy(dx: 12, dy: 0)
-        let value = field.value ?? ""
+        // XCUITest reports an empty field's placeholder as its value: show it as a placeholder.
+        var value = field.value ?? ""
+        if let placeholder = field.placeholderValue, value == placeholder { value = "" }
         var caretX = content.minX
         if !value.isEmpty && field.elementType == .secureTextField {
             // One dot a character, as UIKit draws secure text.
             let diameter = 8.0
             let step = 11.0
-            let count = min(value.count, max(1, Int(content.width / step)))
+            let count = min(value.count, max(1, Int(pixel: content.width / step)))
             for i in 0..<count {
                 canvas.fillCircle(
                     center: point(content.minX + diameter / 2 + Double(i) * step, frame.midY),
@@ -139,8 +141,8 @@ extension ScreenPainter {
             caretX = content.minX + Double(count) * step
         } else if !value.isEmpty {
             let style = TextStyle(size: 17, color: disabled ? IOSPalette.disabledLabel : IOSPalette.label)
-            let width = drawText(value, style, in: content, maxLines: 1)
-            caretX = content.minX + width / scale + 1
+            let drawn = drawText(value, style, in: content, maxLines: 1)
+            caretX = content.minX + drawn.width / scale + 1
         } else if let placeholder = field.placeholderValue, !placeholder.isEmpty {
             drawText(placeholder, TextStyle(size: 17, color: IOSPalette.placeholder), in: content, maxLines: 1)
         }
@@ -166,7 +168,10 @@ extension ScreenPainter {
         let box = CGRect(x: frame.midX - size / 2, y: frame.midY - size * 0.4, width: size, height: size * 0.8)
         let px = CGRect(x: box.minX * scale, y: box.minY * scale, width: box.width * scale, height: box.height * scale)
         canvas.strokeRoundedRect(px, radius: size * 0.12 * scale, lineWidth: max(1, size * 0.07 * scale), color: color)
-        canvas.pushClip(PixelRect(x: Int(px.minX), y: Int(px.minY), width: Int(px.width), height: Int(px.height)))
+        canvas.pushClip(
+            PixelRect(
+                x: Int(pixel: px.minX), y: Int(pixel: px.minY), width: Int(pixel: px.width),
+                height: Int(pixel: px.height)))
         canvas.fillCircle(
             center: point(box.minX + size * 0.7, box.minY + size * 0.25), radius: size * 0.09 * scale, color: color)
         canvas.fillConvexPolygon(
@@ -235,7 +240,7 @@ extension ScreenPainter {
             CGRect(x: band.minX * scale, y: band.minY * scale, width: band.width * scale, height: band.height * scale),
             radius: 8 * scale, color: IOSPalette.pickerSelection)
         let base = disabled ? IOSPalette.disabledLabel : IOSPalette.label
-        let visible = Int((frame.height / 2 / rowHeight).rounded(.up)) + 1
+        let visible = min(options.count, Int(pixel: (frame.height / 2 / rowHeight).rounded(.up)) + 1)
         for offset in -visible...visible {
             let index = selected + offset
             guard options.indices.contains(index) else { continue }

@@ -17,6 +17,14 @@ struct ScreenPainter {
     /// frames about as it does on iOS.
     static let fontScale = 0.92
 
+    /// How far a single line of text may shrink to fit its frame before it is truncated with `…`.
+    static let minimumScaleFactor = 0.85
+
+    /// Bounds on a device's geometry, so that a corrupt snapshot cannot trap or exhaust memory: the
+    /// scale is kept within 1...4 and the canvas within 1...10,000 pixels a side.
+    static let maxScale = 4
+    static let maxSide = 10_000
+
     /// What an element inherits from its ancestors.
     struct Context {
         var disabled = false
@@ -28,9 +36,14 @@ struct ScreenPainter {
 
     init(device: Device, text: TextRenderer) {
         self.device = device
-        self.scale = Double(device.scale)
+        let scale = Swift.max(1, Swift.min(ScreenPainter.maxScale, device.scale))
+        self.scale = Double(scale)
         self.text = text
-        self.canvas = Canvas(width: device.pixelWidth, height: device.pixelHeight, background: IOSPalette.background)
+        let width = Int(pixel: (device.width * Double(scale)).rounded())
+        let height = Int(pixel: (device.height * Double(scale)).rounded())
+        self.canvas = Canvas(
+            width: Swift.max(1, Swift.min(ScreenPainter.maxSide, width)),
+            height: Swift.max(1, Swift.min(ScreenPainter.maxSide, height)), background: IOSPalette.background)
     }
 
     /// Paints the whole screen.
@@ -83,8 +96,8 @@ struct ScreenPainter {
         case .image: drawImage(element, disabled: disabled)
         case .switch: drawSwitch(element, disabled: disabled)
         case .pickerWheel: drawPickerWheel(element, disabled: disabled)
-        case .table, .collectionView: canvas.fill(rect, color: IOSPalette.background)
-        case .scrollView: break
+        // Scroll containers show the screen's background (already there); they only clip.
+        case .table, .collectionView, .scrollView: break
         case .cell: drawCell(element, context, disabled: disabled)
         case .activityIndicator: drawActivityIndicator(element)
         }
@@ -99,7 +112,7 @@ struct ScreenPainter {
     // MARK: Geometry
 
     /// The pixels of a frame in points (`PixelRect(frame:scale:)`, the documented mapping).
-    func pixels(_ frame: CGRect) -> PixelRect { PixelRect(frame: frame, scale: device.scale) }
+    func pixels(_ frame: CGRect) -> PixelRect { PixelRect(frame: frame, scale: Int(scale)) }
 
     /// A frame in points as a pixel-space rectangle with the same rounded edges.
     func pixelFrame(_ frame: CGRect) -> CGRect { pixels(frame).cgRect }
@@ -123,18 +136,32 @@ struct ScreenPainter {
 
     /// Draws `string` inside `frame` (points): wrapped into as many lines as the frame's height holds
     /// (at most `maxLines`), the last one truncated with `…`, the block centred vertically, each line
-    /// aligned horizontally. Returns the pixel extent of the widest line drawn.
+    /// aligned horizontally. A single line up to 1/0.85 too wide is drawn smaller instead of truncated.
+    /// Returns what was drawn.
     @discardableResult
     mutating func drawText(
         _ string: String, _ style: TextStyle, in frame: CGRect, alignment: Alignment = .leading, maxLines: Int = 0
-    ) -> Double {
-        guard !string.isEmpty, frame.width > 0 else { return 0 }
-        let font = spec(style)
-        let metrics = text.cache.metrics(font)
-        let available = Int(((frame.height * scale) / metrics.lineHeight).rounded(.down))
+    ) -> DrawnText {
+        guard !string.isEmpty, frame.width > 0 else { return DrawnText(lines: [], pixelSize: 0, width: 0) }
+        var font = spec(style)
+        var metrics = text.cache.metrics(font)
+        let available = Int(pixel: ((frame.height * scale) / metrics.lineHeight).rounded(.down))
         var lineLimit = max(1, available)
         if maxLines > 0 { lineLimit = min(lineLimit, maxLines) }
-        let lines = text.lines(string, font, maxWidth: frame.width * scale, maxLines: lineLimit)
+        let maxWidth = frame.width * scale
+        if lineLimit == 1 && !string.contains("\n") {
+            // A single line a little too wide shrinks to fit (UILabel's adjustsFontSizeToFitWidth with
+            // a minimum scale factor): app layouts estimate text widths, and "$19.…" would mislead.
+            let width = text.width(of: string, font)
+            if width > maxWidth && width * ScreenPainter.minimumScaleFactor <= maxWidth {
+                var smaller = font
+                smaller.pixelSize = max(1, Int(pixel: (Double(font.pixelSize) * maxWidth / width).rounded(.down)))
+                while smaller.pixelSize > 1 && text.width(of: string, smaller) > maxWidth { smaller.pixelSize -= 1 }
+                font = smaller
+                metrics = text.cache.metrics(font)
+            }
+        }
+        let lines = text.lines(string, font, maxWidth: maxWidth, maxLines: lineLimit)
         let blockHeight = Double(lines.count - 1) * metrics.lineHeight + metrics.ascender + metrics.descender
         let top = frame.midY * scale - blockHeight / 2
         var widest = 0.0
@@ -147,10 +174,17 @@ struct ScreenPainter {
             case .center: x = frame.midX * scale - width / 2
             case .trailing: x = frame.maxX * scale - width
             }
-            let baseline = Int((top + metrics.ascender + Double(i) * metrics.lineHeight).rounded())
+            let baseline = Int(pixel: (top + metrics.ascender + Double(i) * metrics.lineHeight).rounded())
             text.draw(line, font, x: x.rounded(), baseline: baseline, color: style.color, on: &canvas)
         }
-        return widest
+        return DrawnText(lines: lines, pixelSize: font.pixelSize, width: widest)
+    }
+
+    /// The lines `drawText` drew, at which pixel size, and the widest line's width in pixels.
+    struct DrawnText {
+        var lines: [String]
+        var pixelSize: Int
+        var width: Double
     }
 
     /// The width of `string` in points at `style`.

@@ -4,10 +4,14 @@ import SimulatedUI
 /// Draws a `ScreenSnapshot` as the iOS screen a tester would recognize, at device pixels.
 ///
 /// The canvas is `device.pixelWidth × device.pixelHeight` (points × scale: 1179×2556 for iPhone 15,
-/// 1290×2796 for iPhone 15 Pro Max), opaque, in iOS's light appearance: the status bar (9:41, signal,
-/// battery), then the element tree depth first, parents below children, children of tables, collection
-/// views and scroll views clipped to their frame, then the home indicator, then alerts over a dimmed
+/// 1290×2796 for iPhone 15 Pro Max), opaque, in iOS's light appearance. Painting order: the element
+/// tree depth first, parents below children, children of tables, collection views, scroll views and
+/// picker wheels clipped to their frame; then the status bar (9:41, signal, battery, the Dynamic
+/// Island on 59 pt safe areas) and the home indicator; then each alert over a dimmed (20 % black)
 /// screen. Text is DejaVu Sans through FreeType (see `FontSet`).
+///
+/// Bad geometry never traps: NaN or huge frames are clamped, a device scale outside 1...4 is clamped,
+/// and a canvas is at most 10,000 pixels a side.
 ///
 /// Element frames map to pixels as `pixelRect(for:on:)` says; filled element backgrounds cover exactly
 /// those pixels, so an outline drawn from a frame in points lines up with the element in the PNG.

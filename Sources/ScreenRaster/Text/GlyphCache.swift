@@ -80,6 +80,10 @@ final class GlyphCache {
         if let library { FT_Done_FreeType(library) }
     }
 
+    /// Most glyphs kept (a few MB): text from tests is untrusted, and a run that shows thousands of
+    /// distinct characters at many sizes must not grow the cache without bound. Full means start over.
+    static let capacity = 8_192
+
     /// Number of glyphs rendered and kept.
     var count: Int { glyphs.count }
 
@@ -130,6 +134,7 @@ final class GlyphCache {
                 glyph.bitmap = pixels
             }
         }
+        if glyphs.count >= GlyphCache.capacity { glyphs.removeAll(keepingCapacity: true) }
         glyphs[key] = glyph
         return glyph
     }

@@ -22,15 +22,35 @@ struct TextRenderer {
     func width(of text: String, _ spec: FontSpec) -> Double { width(of: text[...], spec) }
 
     /// `text` cut at the end and followed by `…` so that it fits `maxWidth` pixels; `text` itself when it fits.
+    /// Measures only as far as the line reaches, so a huge string costs no more than a short one.
     func truncated(_ text: Substring, _ spec: FontSpec, maxWidth: Double) -> String {
-        if width(of: text, spec) <= maxWidth { return String(text) }
+        let whole = prefixThatFits(text, spec, maxWidth: maxWidth)
+        if whole.endIndex == text.endIndex { return String(text) }
         let ellipsisWidth = width(of: String(TextRenderer.ellipsis), spec)
-        var kept = text
-        while !kept.isEmpty && width(of: kept, spec) + ellipsisWidth > maxWidth {
-            kept = kept.dropLast()
-        }
+        var kept = prefixThatFits(text, spec, maxWidth: maxWidth - ellipsisWidth)
         while kept.last?.isWhitespace == true { kept = kept.dropLast() }
         return String(kept) + String(TextRenderer.ellipsis)
+    }
+
+    /// The longest prefix of `text` (whole characters) whose width is at most `maxWidth` pixels.
+    private func prefixThatFits(_ text: Substring, _ spec: FontSpec, maxWidth: Double) -> Substring {
+        var pen = 0.0
+        var previous: UInt32 = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            var advance = 0.0
+            var last = previous
+            for scalar in text[index].unicodeScalars {
+                let glyph = cache.glyph(scalar, spec)
+                advance += cache.kerning(last, glyph.index, spec) + glyph.advance
+                last = glyph.index
+            }
+            if pen + advance > maxWidth { break }
+            pen += advance
+            previous = last
+            index = text.index(after: index)
+        }
+        return text[..<index]
     }
 
     /// Breaks `text` into at most `maxLines` lines of at most `maxWidth` pixels: at spaces, at `\n`, and
@@ -60,7 +80,7 @@ struct TextRenderer {
 
     /// The longest prefix of `text` that fits, ending at a space when one exists.
     private func breakLine(_ text: Substring, _ spec: FontSpec, maxWidth: Double) -> Substring {
-        if width(of: text, spec) <= maxWidth { return text }
+        guard !text.isEmpty else { return text }
         var lastSpace: Substring.Index? = nil
         var end = text.startIndex
         var pen = 0.0
@@ -80,6 +100,7 @@ struct TextRenderer {
             index = text.index(after: index)
             end = index
         }
+        if end == text.endIndex { return text }  // all of it fits
         if let lastSpace, lastSpace > text.startIndex { return text[..<lastSpace] }
         if end == text.startIndex { end = text.index(after: end) }  // at least one character per line
         return text[..<end]
@@ -96,7 +117,7 @@ struct TextRenderer {
             if !glyph.bitmap.isEmpty {
                 canvas.blend(
                     mask: glyph.bitmap, maskWidth: glyph.width, maskHeight: glyph.height,
-                    x: Int(pen.rounded()) + glyph.left, y: baseline - glyph.top, color: color)
+                    x: Int(pixel: pen.rounded()) + glyph.left, y: baseline - glyph.top, color: color)
             }
             pen += glyph.advance
         }

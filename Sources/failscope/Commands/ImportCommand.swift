@@ -16,7 +16,7 @@ enum ImportCommand: Command {
                                 [--url <url>] [--token <token>] [--run-id <id>] [--dry-run] <file>...
 
         ARGUMENTS:
-          <file>             Report files, folders (every file inside) or glob patterns ("reports/**.xml").
+          <file>             Report files, folders (every file inside, recursively) or glob patterns ("out/*.xml").
                              The format is read from the content: JUnit/xUnit XML, Swift Testing event stream
                              (JSON Lines), `xcrun xcresulttool get test-results tests` JSON (or the legacy JSON).
 

@@ -18,10 +18,12 @@ const first = (object, ...keys) => {
 function pageFacts(p) {
   return {
     page: p.page ?? '(no page)',
+    suite: first(p, 'suite'),
     results: first(p, 'resultCount'),
     failures: first(p, 'failureCount') ?? 0,
     failingTests: first(p, 'failingTestCount'),
     lastFailureAt: first(p, 'lastFailureAt', 'lastSeenAt', 'lastSeen'),
+    lastFlakyFailureAt: first(p, 'lastFlakyFailureAt'),
     flakyTests: first(p, 'flakyTestCount', 'flakyTests'),
     flakyFailures: first(p, 'flakyFailureCount', 'flakyFailures', 'score'),
     devices: deviceBreakdown(first(p, 'devices', 'deviceBreakdown')),
@@ -39,10 +41,11 @@ function deviceBreakdown(value) {
 
 export async function renderPages({ root, query, signal }) {
   const filters = { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || '14' };
-  const sort = query.get('sort') === 'flaky' ? 'flaky' : 'failures';
   const [list, paths] = await Promise.all([api.pages(filters, { signal }), apiPaths()]);
   const pages = (list.pages || []).map(pageFacts);
+  document.title = 'Pages · Failscope';
   const hasFlaky = pages.some((p) => p.flakyTests !== null) || paths.has('/api/v1/flaky');
+  const sort = ['flaky', 'failures'].includes(query.get('sort')) ? query.get('sort') : hasFlaky ? 'flaky' : 'failures';
 
   const apply = (next) => { location.hash = route('/pages', { ...filters, sort, ...next }); };
   const controls = h('form', { class: 'toolbar', on: { submit: (event) => {
@@ -89,16 +92,18 @@ export async function renderPages({ root, query, signal }) {
       .map((t) => h('th', { text: t, scope: 'col' })))),
     h('tbody', {}, ranked.map((p, index) => h('tr', { class: 'page-row', dataset: { page: p.page } },
       h('td', { class: 'muted num', text: String(index + 1) }),
-      h('td', {}, h('a', { class: 'page-link mono', href: route('/pages/' + seg(p.page), filters.project || filters.branch ? { project: filters.project, branch: filters.branch, days: filters.days } : { days: filters.days }), text: p.page })),
+      h('td', {}, h('a', { class: 'page-link mono', href: route('/pages/' + seg(p.page), { project: filters.project, branch: filters.branch, days: filters.days, suite: p.suite }), text: p.page }),
+        p.suite ? h('div', { class: 'muted small', text: p.suite }) : null),
       h('td', {}, h('div', { class: 'bar-cell' }, meter(p.failures, maxFailures, 'failed'), h('span', { class: 'num', text: count(p.failures) }))),
       h('td', { class: 'num', text: p.failingTests === null ? '—' : count(p.failingTests) }),
       h('td', { class: 'num', text: p.results === null ? '—' : count(p.results) }),
       h('td', { class: 'num', text: p.results ? percent(p.failures / p.results) : '—' }),
-      h('td', { class: 'num' }, p.flakyTests === null ? h('span', { class: 'muted small', text: 'no data yet' }) : count(p.flakyTests)),
+      h('td', { class: ['num', p.flakyTests === 0 && 'muted'] }, p.flakyTests === null ? h('span', { class: 'muted small', text: 'no data yet' }) : count(p.flakyTests)),
       h('td', {}, p.flakyFailures === null ? h('span', { class: 'muted small', text: '—' })
+        : p.flakyFailures === 0 ? h('span', { class: 'muted num-zero', text: '0' })
         : h('div', { class: 'bar-cell' }, meter(p.flakyFailures, maxFlaky, 'flaky'), h('span', { class: 'num', text: count(p.flakyFailures) }))),
-      h('td', { class: 'small' }, p.devices.length ? p.devices.map((d) => h('span', { class: 'device-chip', text: d.device + ' ' + count(d.count) })) : h('span', { class: 'muted', text: '—' })),
-      h('td', { title: p.lastFailureAt ? dateTime(p.lastFailureAt) : '', text: p.lastFailureAt ? relative(p.lastFailureAt) : '—' })))));
+      h('td', { class: 'small' }, p.devices.length ? p.devices.map((d) => h('span', { class: 'device-chip', text: (d.device || '(none)') + ' ' + count(d.count) })) : h('span', { class: 'muted', text: '—' })),
+      h('td', { class: 'nowrap', title: p.lastFailureAt ? dateTime(p.lastFailureAt) : '', text: p.lastFailureAt ? relative(p.lastFailureAt) : '—' })))));
   nodes.push(section('Ranked ' + (sort === 'flaky' && hasFlaky ? 'by flaky failures' : 'by failures'), h('span', { class: 'muted small', text: 'open a page for its flaky tests' }),
     h('div', { class: 'table-scroll' }, table)));
   replaceChildren(root, nodes);
@@ -117,14 +122,17 @@ function stat(label, value, tone) {
 export async function renderPage({ root, params: [page], query, signal }) {
   const filters = { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || '14' };
   const [list, paths] = await Promise.all([api.pages(filters, { signal }), apiPaths()]);
-  const facts = (list.pages || []).map(pageFacts).find((p) => p.page === page) || null;
-  const nodes = [heading([['Pages', route('/pages', filters)]], page, h('span', { class: 'muted', text: 'last ' + filters.days + ' days' }))];
+  const suite = query.get('suite') || null;
+  document.title = page + ' · Failscope';
+  const facts = (list.pages || []).map(pageFacts).find((p) => p.page === page && (!suite || p.suite === suite)) || null;
+  const nodes = [heading([['Pages', route('/pages', filters)]], page, h('span', { class: 'muted', text: (suite ? suite + ' · ' : '') + 'last ' + filters.days + ' days' }))];
   if (facts) {
     nodes.push(h('div', { class: 'stat-strip' },
       stat('Failing results', count(facts.failures), facts.failures ? 'poor' : 'good'),
       stat('Failing tests', facts.failingTests === null ? '—' : count(facts.failingTests)),
       stat('Results', facts.results === null ? '—' : count(facts.results)),
       stat('Flaky tests', facts.flakyTests === null ? 'no data yet' : count(facts.flakyTests), facts.flakyTests ? 'poor' : null),
+      stat('Flaky failures', facts.flakyFailures === null ? '—' : count(facts.flakyFailures), facts.flakyFailures ? 'poor' : null),
       stat('Last failure', facts.lastFailureAt ? relative(facts.lastFailureAt) : '—')));
   } else {
     nodes.push(h('div', { class: 'notice', text: 'No results on this page in the last ' + filters.days + ' days.' }));
@@ -135,46 +143,77 @@ export async function renderPage({ root, params: [page], query, signal }) {
     replaceChildren(root, nodes);
     return;
   }
-  const flaky = await api.flaky({ page, ...filters }, { signal });
+  const flaky = await api.flaky({ page, suite: query.get('suite') || '', ...filters }, { signal });
   const flakyTests = first(flaky, 'flaky', 'tests', 'flakyTests') || [];
   const broken = first(flaky, 'broken', 'brokenTests') || [];
-  nodes.push(section('Flaky tests on this page', h('span', { class: 'muted small', text: count(flakyTests.length) + ' tests' }),
-    flakyTests.length ? testTable(flakyTests, true) : emptyState('No flaky tests on this page', 'No test both passed and failed here in this window.')));
-  nodes.push(section('Broken tests', h('span', { class: 'muted small', text: 'failing every recent result: kept apart from flaky' }),
-    broken.length ? testTable(broken, false) : h('p', { class: 'muted', text: 'None.' })));
+  nodes.push(h('div', { dataset: { flaky: 'available' } }, section('Flaky tests on this page',
+    h('span', { class: 'muted small', text: count(flakyTests.length) + (flakyTests.length === 1 ? ' test' : ' tests') + ', most flaky failures first' }),
+    flakyTests.length ? flakyTable(flakyTests) : emptyState('No flaky tests on this page', 'No test both passed and failed on this page in the last ' + filters.days + ' days.'))));
+  nodes.push(section('Broken tests', h('span', { class: 'muted small', text: 'failing every recent result on their newest commit: kept apart from flaky' }),
+    broken.length ? brokenTable(broken) : h('p', { class: 'muted', text: 'None on this page.' })));
   replaceChildren(root, nodes);
 }
 
-/** Flaky or broken tests as the flaky API lists them (fields read tolerantly; see the file comment). */
-function testTable(tests, isFlaky) {
+/** An artifact path from the API (`/artifacts/<sha>.png`) or a bare SHA-256. */
+function screenshotURL(value) {
+  if (!value) return null;
+  return String(value).startsWith('/') ? value : '/artifacts/' + value + '.png';
+}
+
+function testCell(t) {
+  const testId = first(t, 'testId', 'id') || first(t.test, 'id');
+  const name = (first(t, 'name') || first(t.test, 'name') || '(unnamed)') + (t.arguments ? ' (' + t.arguments + ')' : '');
+  return h('td', { class: 'test-cell' }, testId ? h('a', { href: route('/tests/' + seg(testId)), class: 'test-name', text: name }) : name,
+    h('div', { class: 'muted small', text: [first(t, 'suite'), first(t, 'project')].filter(Boolean).join(' · ') }));
+}
+
+function newestCell(t) {
+  const newest = first(t, 'newestFailure', 'latestFailure');
+  const resultId = first(newest, 'resultId', 'id');
+  if (resultId === null) return h('td', { class: 'muted', text: '—' });
+  const shot = screenshotURL(first(newest, 'screenshot', 'screenshotURL', 'url'));
+  return h('td', {}, h('a', { href: route('/results/' + seg(resultId)), class: 'newest-failure', title: 'Open the newest failure' },
+    shot ? h('img', { src: shot, alt: '', loading: 'lazy', class: 'mini-thumb', width: 28, height: 56 }) : null,
+    h('span', { text: first(newest, 'ranAt') ? relative(newest.ranAt) : 'open' })));
+}
+
+const REASONS = { contradiction: 'pass and fail on one commit', flip_rate: 'flip rate' };
+
+/** Flaky tests as GET /api/v1/flaky lists them (issue 7: FlakyTest). */
+function flakyTable(tests) {
   return h('div', { class: 'table-scroll' }, h('table', { class: 'table flaky-table' },
-    h('thead', {}, h('tr', {}, (isFlaky ? ['Test', 'Flip rate', 'Passed', 'Failed', 'Contradicting commits', 'Failed at', 'First / last flaky', 'Newest failure']
-      : ['Test', 'Failed', 'Failed at', 'Newest failure']).map((t) => h('th', { text: t, scope: 'col' })))),
+    h('thead', {}, h('tr', {}, ['Test', 'Why', 'Flip rate', 'Passed', 'Failed', 'Contradicting commits', 'Failed at', 'Devices', 'First → last flaky failure', 'Newest failure']
+      .map((text) => h('th', { text, scope: 'col' })))),
     h('tbody', {}, tests.map((t) => {
-      const test = t.test || t;
-      const testId = first(test, 'id', 'testId') || first(t, 'testId');
-      const name = first(test, 'name') || '(unnamed)';
-      const newest = first(t, 'newestFailure', 'latestFailure');
-      const resultId = first(newest, 'resultId', 'id') ?? first(t, 'newestFailureResultId');
-      const screenshot = first(newest, 'screenshotURL', 'screenshotUrl', 'url') || (first(newest, 'screenshot') ? '/artifacts/' + first(newest, 'screenshot') + '.png' : null);
-      const sites = (first(t, 'callSites') || []).map((s) => (typeof s === 'string' ? s : fileLine(s.callSite || s)));
       const commits = first(t, 'contradictingCommits') || [];
+      const commitCount = first(t, 'contradictingCommitCount') ?? commits.length;
       const flip = first(t, 'flipRate');
-      const nameCell = h('td', {}, testId ? h('a', { href: route('/tests/' + seg(testId)), text: name }) : name,
-        h('div', { class: 'muted small', text: first(test, 'suite') || '' }));
-      const newestCell = h('td', {}, resultId !== null
-        ? h('a', { href: route('/results/' + seg(resultId)), class: 'newest-failure' },
-          screenshot ? h('img', { src: screenshot, alt: 'newest failure', loading: 'lazy', class: 'mini-thumb' }) : null, 'open')
-        : '—');
-      const sitesCell = h('td', { class: 'mono small', text: sites.join(', ') || '—' });
-      if (!isFlaky) return h('tr', { class: 'broken-row' }, nameCell, h('td', { class: 'num', text: count(first(t, 'failCount', 'failureCount')) }), sitesCell, newestCell);
-      return h('tr', { class: 'flaky-row', dataset: { testId: testId || '' } }, nameCell,
-        h('td', { class: 'num', text: flip === null ? '—' : percent(flip) }),
-        h('td', { class: 'num', text: count(first(t, 'passCount')) }),
-        h('td', { class: 'num', text: count(first(t, 'failCount')) }),
-        h('td', { class: 'mono small', text: commits.map((c) => shortCommit(typeof c === 'string' ? c : c.commit)).join(', ') || '—' }),
-        sitesCell,
-        h('td', { class: 'small', text: relative(first(t, 'firstFlakyAt', 'firstFlakyFailureAt')) + ' / ' + relative(first(t, 'lastFlakyAt', 'lastFlakyFailureAt')) }),
-        newestCell);
+      const sites = (first(t, 'callSites') || []).map((site) => (typeof site === 'string' ? site : fileLine(site)));
+      const devices = deviceBreakdown(first(t, 'devices'));
+      return h('tr', { class: 'flaky-row', dataset: { testId: first(t, 'testId') || '' } },
+        testCell(t),
+        h('td', {}, (first(t, 'reasons') || []).map((reason) => h('span', { class: 'reason-chip', text: REASONS[reason] || reason }))),
+        h('td', { class: 'num', title: first(t, 'flips') !== null ? t.flips + ' flips over ' + (t.sampleCount ?? '?') + ' results' : '',
+          text: flip === null ? '—' : percent(flip) }),
+        h('td', { class: 'num status-text-passed' }, h('b', { text: count(first(t, 'passCount')) })),
+        h('td', { class: 'num status-text-failed' }, h('b', { text: count(first(t, 'failCount')) })),
+        h('td', { class: 'mono small', title: commits.map((c) => (c.commit || c) + (c.passes !== undefined ? ': ' + c.passes + ' passed, ' + c.fails + ' failed' : '')).join('\n') },
+          commits.length ? commits.slice(0, 3).map((c) => shortCommit(typeof c === 'string' ? c : c.commit)).join(', ') + (commitCount > 3 ? ' +' + (commitCount - 3) : '') : '—'),
+        h('td', { class: 'mono small', text: sites.slice(0, 3).join(', ') + (sites.length > 3 ? ' +' + (sites.length - 3) : '') || '—' }),
+        h('td', { class: 'small muted', text: devices.length ? devices.map((d) => (d.device || '(none)') + ' ×' + count(d.count)).join(', ') : '—' }),
+        h('td', { class: 'small nowrap', text: relative(first(t, 'firstFlakyFailureAt', 'firstFlakyAt')) + ' → ' + relative(first(t, 'lastFlakyFailureAt', 'lastFlakyAt')) }),
+        newestCell(t));
     }))));
+}
+
+/** Broken tests (issue 7: BrokenTest): failing every recent result on their newest commit. */
+function brokenTable(tests) {
+  return h('div', { class: 'table-scroll' }, h('table', { class: 'table broken-table' },
+    h('thead', {}, h('tr', {}, ['Test', 'Branch', 'Commit', 'Failing results', 'Newest failure'].map((text) => h('th', { text, scope: 'col' })))),
+    h('tbody', {}, tests.map((t) => h('tr', { class: 'broken-row', dataset: { testId: first(t, 'testId') || '' } },
+      testCell(t),
+      h('td', {}, first(t, 'branch') ? h('span', { class: 'branch', text: t.branch }) : '—'),
+      h('td', { class: 'mono', title: first(t, 'commit') || '', text: shortCommit(first(t, 'commit')) }),
+      h('td', { class: 'num', text: count(first(t, 'failCount', 'failureCount')) }),
+      newestCell(t))))));
 }

@@ -2,8 +2,8 @@
 // element tree beside it (search; hovering a node outlines its element), failure location and call
 // site, the page trail, and the last passing screenshot of the same page when there is one.
 import { h, replaceChildren, route, seg, debounce } from '../dom.js';
-import { api, getArtifactJSON } from '../api.js';
-import { STATUS_LABEL, dateTime, duration, fileLine, qualifiedAction, shortCommit, testTitle } from '../format.js';
+import { api, cachedRun, getArtifactJSON } from '../api.js';
+import { STATUS_LABEL, dateTime, duration, fileLine, plural, qualifiedAction, shortCommit, testTitle } from '../format.js';
 import { emptyState, fact, heading, section, statusBadge } from '../ui.js';
 
 /** Screen sizes in points of the simulated devices, for screenshots whose element tree is missing. */
@@ -18,6 +18,7 @@ export async function renderResult({ root, params: [resultId], signal }) {
   const detail = await api.result(resultId, { signal });
   const { result, run: runSummary } = detail;
   const run = runSummary.run;
+  document.title = result.name + ' · Failscope';
   const screenshot = (detail.artifacts || []).find((a) => a.kind === 'screenshot');
   const treeArtifact = (detail.artifacts || []).find((a) => a.kind === 'element_tree' && a.available);
   const tree = treeArtifact ? await getArtifactJSON(treeArtifact.url, { signal }) : null;
@@ -29,13 +30,15 @@ export async function renderResult({ root, params: [resultId], signal }) {
       [run.project + (run.branch ? ' · ' + run.branch : '') + ' · ' + shortCommit(run.commit), route('/runs/' + seg(run.id))]],
     testTitle(result), statusBadge(result.status),
     result.attempt > 1 ? h('span', { class: 'badge subtle', text: 'attempt ' + result.attempt }) : null);
+  const stepper = failureStepper(run.id, result.id);
   const meta = h('div', { class: 'result-meta' },
     h('span', { class: 'suite', text: result.suite }),
     h('span', { text: result.device || run.device || 'unknown device' }),
     h('span', { text: duration(result.duration) }),
     h('span', { title: result.startedAt || '', text: dateTime(result.startedAt || run.startedAt) }),
     h('a', { href: route('/tests/' + seg(result.testId)), class: 'button small', text: 'Test history' }),
-    h('a', { href: route('/runs/' + seg(run.id)), class: 'button small subtle', text: 'Back to run' }));
+    h('a', { href: route('/runs/' + seg(run.id)), class: 'button small subtle', text: 'Back to run' }),
+    stepper);
 
   const nodes = [header, meta];
   if (failures.length) nodes.push(failureSummary(failures));
@@ -83,6 +86,30 @@ function failureSummary(failures) {
       fact('Kind', failure.isError ? 'error (thrown)' : 'assertion failure')))));
 }
 
+/**
+ * "‹ previous · 3 of 12 failures · next ›" through the run's failures in the run view's order, when
+ * the run's detail is at hand (the user came from the run); nothing otherwise.
+ */
+function failureStepper(runId, resultId) {
+  const detail = cachedRun(runId);
+  if (!detail) return null;
+  const failing = [];
+  for (const group of detail.pages) {
+    for (const site of group.callSites) {
+      for (const r of site.results) if (r.status === 'failed' || r.status === 'error') failing.push(r.id);
+    }
+  }
+  const index = failing.indexOf(resultId);
+  if (index < 0 || failing.length < 2) return null;
+  const link = (offset, label) => {
+    const target = failing[index + offset];
+    return target === undefined ? h('span', { class: 'muted', text: label })
+      : h('a', { href: route('/results/' + seg(target)), class: 'step-link', dataset: { step: offset < 0 ? 'previous' : 'next' }, text: label });
+  };
+  return h('span', { class: 'stepper' }, link(-1, '‹ previous'),
+    h('span', { class: 'muted', text: (index + 1) + ' of ' + failing.length + ' failures' }), link(1, 'next ›'));
+}
+
 function wide(element) {
   element.classList.add('wide');
   return element;
@@ -94,7 +121,12 @@ function deviceOf(tree, name, screenshot) {
     return { name: tree.device.name, width: tree.device.width, height: tree.device.height, scale: tree.device.scale, source: 'tree' };
   }
   const known = KNOWN_DEVICES[name];
-  if (known) return { name, ...known, scale: screenshot && screenshot.width ? screenshot.width / known.width : 3, source: 'name' };
+  if (known) {
+    // Points from the device's width; the height follows the screenshot's aspect when it is known.
+    const scale = screenshot && screenshot.width ? screenshot.width / known.width : 3;
+    const height = screenshot && screenshot.height ? screenshot.height / scale : known.height;
+    return { name, width: known.width, height, scale, source: 'name' };
+  }
   const scale = 3;
   const width = screenshot && screenshot.width ? screenshot.width / scale : 393;
   const height = screenshot && screenshot.height ? screenshot.height / scale : 852;
@@ -192,7 +224,7 @@ function treePanel(tree, stage, frame) {
     row.item = item;
     list.appendChild(item);
   }
-  const info = h('span', { class: 'muted small', text: rows.length + ' elements' });
+  const info = h('span', { class: 'muted small', text: plural(rows.length, 'element') });
   const search = h('input', { type: 'search', class: 'search tree-search', placeholder: 'Identifier, label or type…', attrs: { 'aria-label': 'Search the element tree' } });
   const filter = () => {
     const terms = search.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -207,7 +239,7 @@ function treePanel(tree, stage, frame) {
       }
     }
     for (const row of rows) row.item.hidden = !keep.has(row);
-    info.textContent = terms.length ? matches + ' of ' + rows.length + ' elements match' : rows.length + ' elements';
+    info.textContent = terms.length ? matches + ' of ' + plural(rows.length, 'element') + ' match' : plural(rows.length, 'element');
   };
   search.addEventListener('input', debounce(filter, 80));
   search.addEventListener('search', filter);
@@ -245,7 +277,7 @@ function trailSection(trail, failure) {
     }
     if (failing < 0) failing = trail.length - 1;
   }
-  return section('Page trail', h('span', { class: 'muted small', text: trail.length + ' steps, in order' }),
+  return section('Page trail', h('span', { class: 'muted small', text: plural(trail.length, 'step') + ', in order' }),
     h('ol', { class: 'trail' }, trail.map((step, index) => h('li', { class: ['trail-step', index === failing && 'is-failing', !step.action && 'is-enter'] },
       h('span', { class: 'trail-page', text: step.page }),
       step.action ? h('code', { class: 'trail-action', text: step.action }) : h('span', { class: 'muted small', text: 'entered' }),

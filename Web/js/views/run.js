@@ -3,7 +3,7 @@
 // Large runs stay smooth: failure cards and collapsed rows are rendered a page at a time.
 import { h, replaceChildren, route, seg, safeHref, debounce } from '../dom.js';
 import { api } from '../api.js';
-import { STATUS_LABEL, count, dateTime, duration, isFailing, fileLine, passRate, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
+import { STATUS_LABEL, count, dateTime, duration, fileLine, isFailing, passRate, plural, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
 import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
 
 const FAILURE_PAGE = 60;
@@ -22,7 +22,9 @@ const FILTERS = [
 
 export async function renderRun({ root, params: [runId], query, signal, replaceQuery }) {
   const detail = await api.run(runId, { signal });
+  performance.mark('failscope:data', { detail: { view: 'run' } });
   const { run, status, counts } = detail.summary;
+  document.title = run.project + (run.branch ? ' · ' + run.branch : '') + ' · Failscope';
 
   // Flatten once; each entry keeps its page and call site, and a lazily built search text.
   const entries = [];
@@ -147,7 +149,7 @@ function failureGroups(failing, state, update) {
   }
   const container = h('section', { class: 'failures', attrs: { 'aria-label': 'Failures' } },
     h('div', { class: 'section-title' }, h('h2', { text: 'Failures' }),
-      h('span', { class: 'muted', text: count(failing.length) + ' failing results on ' + count(pages.size) + (pages.size === 1 ? ' page' : ' pages') })));
+      h('span', { class: 'muted', text: plural(failing.length, 'failing result') + ' on ' + plural(pages.size, 'page') })));
   let budget = state.failureBudget;
   const lazy = actionLoader();
   for (const [pageName, sites] of pages) {
@@ -166,7 +168,7 @@ function failureGroups(failing, state, update) {
         h('div', { class: 'callsite-head' },
           h('code', { class: 'callsite', title: site.callSite ? site.callSite.file + ':' + site.callSite.line : 'no call site recorded',
             text: site.callSite ? fileLine(site.callSite) : 'call site unknown' }),
-          h('span', { class: 'muted small', text: count(site.entries.length) + (site.entries.length === 1 ? ' failure' : ' failures') })),
+          h('span', { class: 'muted small', text: plural(site.entries.length, 'failure') })),
         cards);
       for (const e of site.entries) {
         if (budget-- <= 0) break;
@@ -191,7 +193,7 @@ function failureCard(entry, lazy) {
   const action = h('code', { class: 'action', text: qualifiedAction(entry.page, r.action) });
   const thumb = r.screenshot
     ? h('a', { href, class: 'thumb', attrs: { 'aria-label': 'Screenshot of ' + r.name } },
-      h('img', { src: '/artifacts/' + r.screenshot + '.png', alt: '', loading: 'lazy', decoding: 'async', width: 72, height: 156 }))
+      h('img', { src: '/artifacts/' + r.screenshot + '.png', alt: '', loading: 'lazy', decoding: 'async', width: 56, height: 121 }))
     : h('a', { href, class: 'thumb thumb-none', title: 'No screenshot was captured', text: 'no screenshot' });
   const card = h('div', { class: 'failure-card', dataset: { resultId: String(r.id), status: r.status } },
     thumb,
@@ -207,7 +209,7 @@ function failureCard(entry, lazy) {
         h('span', { class: 'muted', text: duration(r.duration) })),
       r.message ? h('pre', { class: 'message', text: r.message }) : h('p', { class: 'muted small', text: 'No failure message.' })),
     h('div', { class: 'failure-links' },
-      h('a', { href, class: 'button small', text: 'Open' }),
+      h('a', { href, class: 'button small', text: 'Open failure' }),
       h('a', { href: route('/tests/' + seg(r.testId)), class: 'button small subtle', text: 'History' })));
   if (!r.action && entry.page) lazy.observe(card, r.id, action, entry.page);
   return card;

@@ -13,7 +13,10 @@ export async function renderRuns({ root, query, signal }) {
     branch: query.get('branch') || '',
     status: query.get('status') || '',
   };
-  const list = await api.runs({ ...filters, limit: PAGE_SIZE }, { signal });
+  const limit = Math.min(200, Math.max(1, parseInt(query.get('limit'), 10) || PAGE_SIZE));
+  if (limit !== PAGE_SIZE) filters.limit = String(limit);
+  const list = await api.runs({ ...filters, limit }, { signal });
+  document.title = 'Runs · Failscope';
   const runs = list.runs.slice();
 
   const apply = (next) => { location.hash = route('/runs', { ...filters, ...next }); };
@@ -39,7 +42,7 @@ export async function renderRuns({ root, query, signal }) {
     (filters.project || filters.branch || filters.status)
       ? h('a', { class: 'button subtle', href: '#/runs', text: 'Clear filters' }) : null);
 
-  const active = Object.entries(filters).filter(([, v]) => v).map(([k, v]) => k + ': ' + v).join(', ');
+  const active = Object.entries(filters).filter(([k, v]) => v && k !== 'limit').map(([k, v]) => k + ': ' + v).join(', ');
   const nodes = [heading([], 'Runs', h('span', { class: 'muted', text: active ? 'filtered by ' + active : 'newest first' })), filterBar];
 
   if (!runs.length) {
@@ -74,7 +77,7 @@ export async function renderRuns({ root, query, signal }) {
       event.target.disabled = true;
       event.target.textContent = 'Loading…';
       try {
-        const next = await api.runs({ ...filters, limit: PAGE_SIZE, cursor }, { signal });
+        const next = await api.runs({ ...filters, limit, cursor }, { signal });
         runs.push(...next.runs);
         appendRows(tbody, next.runs);
         cursor = next.nextCursor;
@@ -114,7 +117,7 @@ function runRow({ run, status, counts }) {
     h('td', {}, run.branch ? h('span', { class: 'branch', text: run.branch }) : h('span', { class: 'muted', text: '—' })),
     h('td', { class: 'mono', title: run.commit || '', text: shortCommit(run.commit) }),
     h('td', {}, run.device || '—', run.osVersion ? h('div', { class: 'muted small', text: run.osVersion }) : null),
-    h('td', { title: dateTime(run.startedAt) }, relative(run.startedAt)),
+    h('td', { class: 'nowrap', title: dateTime(run.startedAt) }, relative(run.startedAt)),
     h('td', { class: 'num' }, run.finishedAt ? duration(runSeconds(run)) : h('span', { class: 'muted', text: 'running' })),
     h('td', { class: 'results-cell' }, countsBar(counts), countPills(counts)),
     h('td', { class: 'num' }, passRateText(passRate(counts))),

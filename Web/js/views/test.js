@@ -14,6 +14,7 @@ export async function renderTest({ root, params: [testId], signal }) {
   let cursor = history.nextCursor;
 
   const title = test.name + (test.arguments ? ' (' + test.arguments + ')' : '');
+  document.title = title + ' · history · Failscope';
   const header = heading([['Runs', route('/runs', { project: test.project })]], title,
     h('span', { class: 'muted', text: test.suite + ' · ' + test.project }));
   const body = h('div', { class: 'history-body' });

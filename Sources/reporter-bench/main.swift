@@ -1,0 +1,115 @@
+import DemoApp
+import FailscopeClient
+import FailscopeReporter
+import Foundation
+import ScreenRaster
+import SimulatedUI
+import XCTest
+
+// The reporter's cost, measured in one process (scripts/bench/reporter.sh runs it in release):
+// 1. wall time of N passing sample UI tests run by XCTest with the Failscope observer registered,
+//    against the same tests with no observer, alternating rounds, medians compared;
+// 2. the capture cost of one failure: render + PNG encode + spool write of the screenshot and tree.
+
+let testCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1_000
+let rounds = 9
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reporter-bench-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: scratch) }
+
+/// One passing sample test: search the catalog and open the first lamp.
+func sampleTest(_ testCase: XCTestCase) throws {
+    let app = SimulatedApp(DemoApp.self, device: .iPhone15)
+    app.launchArguments = [DemoApp.loggedInArgument]
+    app.launch()
+    let search = app.textFields["catalog.search"]
+    guard app.collectionViews["catalog.grid"].waitForExistence(timeout: 5) else { return XCTFail("no grid") }
+    search.tap()
+    search.typeText("lamp")
+    XCTAssertEqual(app.collectionViews["catalog.grid"].cells.count, 10)
+    app.cells.element(boundBy: 0).tap()
+    XCTAssertTrue(app.staticTexts["item.title"].waitForExistence(timeout: 5))
+    app.terminate()
+}
+
+func suite() -> XCTestSuite {
+    let suite = XCTestSuite(name: "ReporterBench")
+    for index in 0..<testCount {
+        suite.addTest(XCTestCase(name: "BenchTests.test\(index)", testClosure: sampleTest))
+    }
+    return suite
+}
+
+/// CPU time of the whole process (all threads, the spool writer's included), in seconds.
+func processCPUTime() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// Wall and process CPU seconds of one run of the suite.
+func timeSuite(observer: FailscopeObserver?) -> (wall: Double, cpu: Double) {
+    let tests = suite()
+    if let observer { XCTestObservationCenter.shared.addTestObserver(observer) }
+    let cpuStarted = processCPUTime()
+    let started = DispatchTime.now().uptimeNanoseconds
+    tests.run()
+    if let observer {
+        _ = observer.recorder.finish()  // the bundle end: every result flushed to the spool
+        XCTestObservationCenter.shared.removeTestObserver(observer)
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    let cpu = processCPUTime() - cpuStarted
+    precondition(tests.testRun?.totalFailureCount == 0, "the bench tests must pass")
+    return (seconds, cpu)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+var off: [(wall: Double, cpu: Double)] = []
+var on: [(wall: Double, cpu: Double)] = []
+_ = timeSuite(observer: nil)  // warm up
+for round in 0..<rounds {
+    let configuration = ReporterConfiguration(
+        serviceURL: nil, token: nil, project: "bench", spoolDirectory: scratch.appendingPathComponent("spool"),
+        runID: "bench-\(round)")
+    let observer = FailscopeObserver(
+        recorder: RunRecorder(configuration: configuration, capture: SimulatedScreenCapture(), api: nil))
+    if round % 2 == 0 {
+        off.append(timeSuite(observer: nil))
+        on.append(timeSuite(observer: observer))
+    } else {
+        on.append(timeSuite(observer: observer))
+        off.append(timeSuite(observer: nil))
+    }
+}
+print(
+    String(
+        format: "BENCH|%d passing tests, reporter on vs off, wall (median of %d)|%.3f s|%.3f s off|%.3fx|<= 1.02x",
+        testCount, rounds, median(on.map(\.wall)), median(off.map(\.wall)),
+        median(on.map(\.wall)) / median(off.map(\.wall))))
+print(
+    String(
+        format: "BENCH|same, process CPU time (steadier on a shared machine)|%.3f s|%.3f s off|%.3fx|-",
+        median(on.map(\.cpu)), median(off.map(\.cpu)), median(on.map(\.cpu)) / median(off.map(\.cpu))))
+
+// Capture cost per failure on the catalog screen, iPhone 15 Pro Max.
+let app = SimulatedApp(DemoApp.self, device: .iPhone15ProMax)
+app.launchArguments = [DemoApp.loggedInArgument]
+app.launch()
+_ = app.collectionViews["catalog.grid"].waitForExistence(timeout: 5)
+let spool = Spool(directory: scratch.appendingPathComponent("capture"))
+let capture = SimulatedScreenCapture()
+var costs: [Double] = []
+for index in 0..<25 {
+    let started = DispatchTime.now().uptimeNanoseconds
+    guard let screen = try capture.captureScreen() else { fatalError("no screen") }
+    _ = try spool.writeArtifact(screen.png, kind: .screenshot, runID: "capture-\(index)")
+    _ = try spool.writeArtifact(screen.elementTree, kind: .elementTree, runID: "capture-\(index)")
+    if index > 0 { costs.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
+}
+print(String(format: "BENCH|capture per failure (render + encode + spool), 1290x2796|%.1f ms|-|-|median of 24", median(costs)))
+app.terminate()
