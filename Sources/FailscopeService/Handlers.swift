@@ -70,7 +70,9 @@ struct Handlers: Sendable {
         try authorization.requireUpload(request)
         let sha256 = try request.parameter("sha256")
         guard SHA256.isValidHex(sha256) else {
-            throw ServiceError.notFound("An artifact named like that", code: "not_found")
+            throw ServiceError(
+                .badRequest, code: "invalid_sha256",
+                message: "An artifact is named by the SHA-256 of its bytes: 64 lowercase hexadecimal characters.")
         }
         guard let contentType = request.headers["Content-Type"] else {
             throw ServiceError(
@@ -78,9 +80,11 @@ struct Handlers: Sendable {
                 message: "Content-Type must be image/png or application/json.")
         }
         if contentType.lowercased().hasPrefix("image/png") {
-            // ScreenRaster's reader also checks the IHDR CRC; the store checks signature, IHDR, sizes and IEND.
+            // Decode every row (libpng checks chunk CRCs and the zlib stream, and refuses images over
+            // 10,000 pixels a side or 25 Mpx before allocating): a header that lies about its size,
+            // a corrupt IDAT or a decompression bomb is refused here, never served to a browser.
             do {
-                _ = try PNGDecoder.header(of: request.body)
+                _ = try PNGDecoder().decode(request.body)
             } catch {
                 throw ServiceError(
                     .unprocessableContent, code: "artifact_rejected",

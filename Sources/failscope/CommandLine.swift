@@ -28,17 +28,26 @@ extension Command {
 struct Arguments {
     private var options: [String: [String]] = [:]
     private var flags: Set<String> = []
-    private(set) var positional: [String] = []
+    private var words: [String] = []
+    private var positionalRead = false
     private var consumed: Set<String> = []
 
+    /// The words that are not options (files, for `import`); reading them accepts them.
+    var positional: [String] {
+        mutating get {
+            positionalRead = true
+            return words
+        }
+    }
+
     /// Parses `words`; `booleanFlags` are the names (without `--`) that take no value.
-    init(_ words: [String], booleanFlags: Set<String>) throws(UsageError) {
+    init(_ arguments: [String], booleanFlags: Set<String>) throws(UsageError) {
         var index = 0
-        while index < words.count {
-            let word = words[index]
+        while index < arguments.count {
+            let word = arguments[index]
             index += 1
             guard word.hasPrefix("--"), word.count > 2 else {
-                positional.append(word)
+                words.append(word)
                 continue
             }
             var name = String(word.dropFirst(2))
@@ -53,8 +62,8 @@ struct Arguments {
                 continue
             }
             if value == nil {
-                guard index < words.count else { throw UsageError("--\(name) needs a value") }
-                value = words[index]
+                guard index < arguments.count else { throw UsageError("--\(name) needs a value (or is not an option)") }
+                value = arguments[index]
                 index += 1
             }
             options[name, default: []].append(value!)
@@ -90,10 +99,23 @@ struct Arguments {
         return flags.contains(name)
     }
 
-    /// Throws when an option was given that the command never asked for.
+    /// Throws when an option was given that the command never asked for, or an argument that a
+    /// command without arguments would silently ignore (`gc --keep-days 30 /srv/data`).
     func checkAllConsumed() throws(UsageError) {
         let unknown = Set(options.keys).union(flags).subtracting(consumed).sorted()
         if let first = unknown.first { throw UsageError("unknown option '--\(first)'") }
+        if !positionalRead, let first = words.first { throw UsageError("unexpected argument '\(first)'") }
+    }
+
+    /// `--data` (or `FAILSCOPE_DATA`, default `.failscope`) as a folder URL.
+    /// - Throws: `CommandError` when the path exists and is not a folder.
+    mutating func dataDirectory() throws -> URL {
+        let path = option("data") ?? ProcessInfo.processInfo.environment["FAILSCOPE_DATA"] ?? ".failscope"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CommandError("--data \(path) is a file; it must be a folder (it holds failscope.sqlite and artifacts/)")
+        }
+        return URL(fileURLWithPath: path)
     }
 }
 

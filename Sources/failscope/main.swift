@@ -33,6 +33,10 @@ let overview = """
         print(overview)
         return 0
     }
+    if first == "--version" {
+        print("failscope \(VersionCommand.version)")
+        return 0
+    }
     if first == "help" || first == "-h" || first == "--help" {
         guard let command = commands.first(where: { $0.name == words[1] }) else {
             printError("Error: unknown subcommand '\(words[1])'\nUsage: failscope <subcommand> [options]")

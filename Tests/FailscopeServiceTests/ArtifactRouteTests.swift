@@ -65,7 +65,8 @@ final class ArtifactRouteTests: XCTestCase {
             .PUT, "/api/v1/artifacts/\(sha)", token: nil, contentType: "image/png", body: Data(png))
         XCTAssertEqual(unauthorized.status, .unauthorized)
         let badName = await service.send(.PUT, "/api/v1/artifacts/ABC", contentType: "image/png", body: Data(png))
-        XCTAssertEqual(badName.status, .notFound)
+        XCTAssertEqual(badName.status, .badRequest)
+        XCTAssertEqual(badName.errorCode, "invalid_sha256")
         let tooBig = await service.send(
             .PUT, "/api/v1/artifacts/\(sha)", contentType: "image/png", body: Data(count: (1 << 20) + 1))
         XCTAssertEqual(tooBig.status, .contentTooLarge)

@@ -62,6 +62,33 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try run(["runs", "--status", "green", "--data", data.path]).status, 64)
     }
 
+    func testStrayArgumentsAndAFileAsDataFolderAreUsageErrorsThatTouchNothing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data")
+        // `gc --keep-days 30 /srv/data` must not clean the default folder instead.
+        let stray = try run(["gc", "--keep-days", "5", data.path])
+        XCTAssertEqual(stray.status, 64)
+        XCTAssertTrue(stray.error.hasPrefix("Error: unexpected argument '\(data.path)'"), stray.error)
+        XCTAssertTrue(stray.error.contains("USAGE: failscope gc"), stray.error)
+        for command in [["migrate", "extra"], ["runs", "extra"], ["version", "extra"], ["upload", "--url", "http://127.0.0.1:9", "x"]] {
+            let result = try run(command)
+            XCTAssertEqual(result.status, 64, "\(command): \(result.error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: data.path))
+
+        let file = folder.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: file)
+        for command in ["serve", "migrate", "runs"] {
+            let result = try run([command, "--data", file.path])
+            XCTAssertEqual(result.status, 1, "\(command)")
+            XCTAssertEqual(
+                result.error, "Error: --data \(file.path) is a file; it must be a folder (it holds failscope.sqlite and artifacts/)\n",
+                command)
+        }
+    }
+
     func testServeRefusesADatabaseWithAChangedMigration() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }

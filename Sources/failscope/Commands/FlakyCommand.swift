@@ -50,7 +50,6 @@ enum FlakyCommand: Command {
         let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
         let data = arguments.option("data")
         try arguments.checkAllConsumed()
-        if arguments.positional.count > 0 { throw UsageError("unexpected argument '\(arguments.positional[0])'") }
         if data != nil && urlOption != nil { throw UsageError("--url and --data exclude each other") }
 
         let encoder = WireCoding.encoder()

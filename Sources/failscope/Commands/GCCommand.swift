@@ -19,11 +19,11 @@ enum GCCommand: Command {
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         guard arguments.option("keep-days") != nil else { throw UsageError("--keep-days is required") }
         let keepDays = try arguments.integer("keep-days", default: 0, in: 1...36_500)
-        let data = arguments.option("data") ?? ProcessInfo.processInfo.environment["FAILSCOPE_DATA"] ?? ".failscope"
+        let data = try arguments.dataDirectory()
         try arguments.checkAllConsumed()
         let report: FailscopeStore.GarbageReport
         do {
-            let store = try FailscopeStore(directory: URL(fileURLWithPath: data))
+            let store = try FailscopeStore(directory: data)
             defer { store.close() }
             report = try store.collectGarbage(keepDays: keepDays)
         } catch {

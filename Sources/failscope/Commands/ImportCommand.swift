@@ -51,8 +51,9 @@ enum ImportCommand: Command {
         let urlText = arguments.option("url") ?? environment["FAILSCOPE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let runID = arguments.option("run-id")
+        let reports = arguments.positional
         try arguments.checkAllConsumed()
-        guard !arguments.positional.isEmpty else {
+        guard !reports.isEmpty else {
             throw UsageError("give at least one report file, folder or pattern")
         }
         if let runID, !Run.isValidID(runID) {
@@ -70,7 +71,7 @@ enum ImportCommand: Command {
             uploader = ReportUploader(api: APIClient(baseURL: url, token: token))
         }
 
-        let expansion = ReportFiles.expand(arguments.positional)
+        let expansion = ReportFiles.expand(reports)
         var failed = expansion.problems.count
         for problem in expansion.problems { printError("error: \(problem)") }
         for warning in ReportFiles.missingSiblings(of: expansion.files) { printError("warning: \(warning)") }

@@ -16,11 +16,11 @@ enum MigrateCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let data = arguments.option("data") ?? ProcessInfo.processInfo.environment["FAILSCOPE_DATA"] ?? ".failscope"
+        let data = try arguments.dataDirectory()
         try arguments.checkAllConsumed()
         let store: FailscopeStore
         do {
-            store = try FailscopeStore(directory: URL(fileURLWithPath: data))
+            store = try FailscopeStore(directory: data)
         } catch {
             throw CommandError("\(error)")
         }

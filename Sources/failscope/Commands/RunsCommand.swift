@@ -6,16 +6,16 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// `failscope runs`: lists runs, newest first, from a service (`--server`) or a local data folder.
+/// `failscope runs`: lists runs, newest first, from a service (`--url`) or a local data folder.
 enum RunsCommand: Command {
     static let name = "runs"
     static let summary = "List runs, newest first."
     static let usage = """
-        USAGE: failscope runs [--server <url> | --data <dir>] [--project <name>] [--branch <name>]
+        USAGE: failscope runs [--url <url> | --data <dir>] [--project <name>] [--branch <name>]
                               [--status <status>] [--limit <n>] [--cursor <cursor>] [--json]
 
         OPTIONS:
-          --server <url>     A Failscope service to ask, e.g. http://127.0.0.1:8080. (env FAILSCOPE_SERVER)
+          --url <url>        A Failscope service to ask, e.g. http://127.0.0.1:8080. (env FAILSCOPE_URL)
           --token <token>    Read token for the service. (env FAILSCOPE_READ_TOKEN)
           --data <dir>       Read a local data folder instead. (default: .failscope; env FAILSCOPE_DATA)
           --project <name>   Only runs of this project.
@@ -29,9 +29,10 @@ enum RunsCommand: Command {
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        let server = arguments.option("server") ?? environment["FAILSCOPE_SERVER"]
+        // --url and FAILSCOPE_URL as every other command; --server is the older spelling.
+        let server = arguments.option("url") ?? arguments.option("server") ?? environment["FAILSCOPE_URL"]
         let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
-        let data = arguments.option("data") ?? environment["FAILSCOPE_DATA"] ?? ".failscope"
+        let data = try arguments.dataDirectory()
         var query = FailscopeStore.RunQuery()
         query.project = arguments.option("project")
         query.branch = arguments.option("branch")
@@ -50,11 +51,11 @@ enum RunsCommand: Command {
         if let server {
             list = try await fetch(server: server, token: token, query: query)
         } else {
-            guard FileManager.default.fileExists(atPath: data) else {
-                throw CommandError("no data folder at \(data) (use --data or --server)")
+            guard FileManager.default.fileExists(atPath: data.path) else {
+                throw CommandError("no data folder at \(data.path) (use --data or --url)")
             }
             do {
-                let store = try FailscopeStore(directory: URL(fileURLWithPath: data))
+                let store = try FailscopeStore(directory: data)
                 defer { store.close() }
                 list = try store.runs(query)
             } catch {
@@ -72,7 +73,7 @@ enum RunsCommand: Command {
     static func fetch(server: String, token: String?, query: FailscopeStore.RunQuery) async throws -> RunList {
         guard var components = URLComponents(string: server),
             components.scheme == "http" || components.scheme == "https"
-        else { throw UsageError("--server must be an http(s) URL, got \"\(server)\"") }
+        else { throw UsageError("--url must be an http(s) URL, got \"\(server)\"") }
         components.path =
             (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
             + "/api/v1/runs"
@@ -82,7 +83,7 @@ enum RunsCommand: Command {
         if let status = query.status { items.append(URLQueryItem(name: "status", value: status.rawValue)) }
         if let cursor = query.cursor { items.append(URLQueryItem(name: "cursor", value: cursor)) }
         components.queryItems = items
-        guard let url = components.url else { throw UsageError("--server is not a valid URL") }
+        guard let url = components.url else { throw UsageError("--url is not a valid URL") }
         var request = URLRequest(url: url)
         request.timeoutInterval = 30
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }

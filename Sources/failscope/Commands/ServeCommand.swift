@@ -34,7 +34,7 @@ enum ServeCommand: Command {
         guard let port = Int(portText), (0...65535).contains(port) else {
             throw UsageError("--port must be a whole number in 0...65535, got \"\(portText)\"")
         }
-        let data = arguments.option("data") ?? environment["FAILSCOPE_DATA"] ?? ".failscope"
+        let data = try arguments.dataDirectory()
         var uploadTokens = arguments.options("upload-token")
         if uploadTokens.isEmpty, let list = environment["FAILSCOPE_UPLOAD_TOKENS"] {
             uploadTokens = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -63,7 +63,7 @@ enum ServeCommand: Command {
         let server: FailscopeServer
         do {
             server = try FailscopeServer(
-                dataDirectory: URL(fileURLWithPath: data), host: host, port: port, threadCount: threads,
+                dataDirectory: data, host: host, port: port, threadCount: threads,
                 configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
             )
         } catch {
@@ -74,7 +74,7 @@ enum ServeCommand: Command {
         }
         printError("failscope serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
         printError(
-            "failscope serve: data \(URL(fileURLWithPath: data).standardizedFileURL.path), dashboard \(web?.path ?? "(none)")"
+            "failscope serve: data \(data.standardizedFileURL.path), dashboard \(web?.path ?? "(none)")"
         )
         let sweep = retentionDays.map { days in
             server.startRetentionSweep(keepDays: days) { printError("failscope serve: \($0)") }
