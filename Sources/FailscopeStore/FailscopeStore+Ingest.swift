@@ -24,7 +24,7 @@ extension FailscopeStore {
     /// - Throws: `StoreError.invalid` (bad id or fields), `.conflict` (project changed), `SQLiteError`.
     @discardableResult
     public func putRun(_ run: Run, now: Date = Date()) throws -> PutRunOutcome {
-        try Self.validate(run)
+        try Self.validate(run, now: now)
         let nowMs = Timestamp.milliseconds(now)
         return try pool.write { db in
             try db.transaction(.immediate) { () throws -> PutRunOutcome in
@@ -99,7 +99,8 @@ extension FailscopeStore {
         guard batch.results.count <= Limits.resultsPerBatch else {
             throw StoreError.invalid("a batch holds at most \(Limits.resultsPerBatch) results")
         }
-        for (index, result) in batch.results.enumerated() { try Self.validate(result, index: index) }
+        let now = Date()
+        for (index, result) in batch.results.enumerated() { try Self.validate(result, index: index, now: now) }
         let nowMs = Timestamp.milliseconds(now)
         return try pool.write { db in
             try db.transaction(.immediate) { () throws -> BatchOutcome in
@@ -200,8 +201,13 @@ extension FailscopeStore {
     @discardableResult
     public func finishRun(_ runID: String, _ finish: RunFinish, now: Date = Date()) throws -> RunSummary {
         guard Run.isValidID(runID) else { throw StoreError.runNotFound(runID) }
+        try Self.checkTime(finish.finishedAt, field: "finishedAt", now: now)
         try pool.write { db in
             try db.transaction(.immediate) {
+                let started = try db.queryFirst("SELECT started_at FROM runs WHERE id = ?", [runID]) { $0.int64(0) }
+                if let started, Timestamp.milliseconds(finish.finishedAt) < started {
+                    throw StoreError.invalid("finishedAt must not be before the run's startedAt")
+                }
                 try db.run(
                     "UPDATE runs SET finished_at = ?, updated_at = ? WHERE id = ?",
                     [Timestamp.milliseconds(finish.finishedAt), Timestamp.milliseconds(now), runID])
@@ -312,9 +318,26 @@ extension FailscopeStore {
             """, [runID])
     }
 
-    static func validate(_ run: Run) throws(StoreError) {
+    /// The earliest time a run or result may carry: 2000-01-01T00:00:00Z.
+    static let earliestTime = Date(timeIntervalSince1970: 946_684_800)
+
+    /// Refuses a time before 2000 or more than a year after `now` (a CI clock may be off, but a run
+    /// dated 9999 would sit at the top of every list forever).
+    static func checkTime(_ date: Date, field: String, now: Date) throws(StoreError) {
+        guard date >= earliestTime, date <= now.addingTimeInterval(366 * 86_400) else {
+            throw .invalid(
+                "\(field) must lie between 2000-01-01 and a year from now, got \(WireCoding.formatDate(date))")
+        }
+    }
+
+    static func validate(_ run: Run, now: Date) throws(StoreError) {
         guard Run.isValidID(run.id) else {
             throw .invalid("a run id is 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..')")
+        }
+        try checkTime(run.startedAt, field: "startedAt", now: now)
+        if let finishedAt = run.finishedAt {
+            try checkTime(finishedAt, field: "finishedAt", now: now)
+            guard finishedAt >= run.startedAt else { throw .invalid("finishedAt must not be before startedAt") }
         }
         try checkText(run.project, field: "project", required: true)
         for (field, value) in [
@@ -325,8 +348,9 @@ extension FailscopeStore {
         }
     }
 
-    static func validate(_ result: TestResult, index: Int) throws(StoreError) {
+    static func validate(_ result: TestResult, index: Int, now: Date) throws(StoreError) {
         let prefix = "results[\(index)]"
+        if let startedAt = result.startedAt { try checkTime(startedAt, field: "\(prefix).startedAt", now: now) }
         try checkText(result.suite, field: "\(prefix).suite", required: true)
         try checkText(result.name, field: "\(prefix).name", required: true)
         guard (1...Limits.maximumAttempt).contains(result.attempt) else {

@@ -67,8 +67,8 @@ final class ImportCommandTests: XCTestCase {
         let stream = try write(
             "events.jsonl",
             [
-                #"{"kind":"event","payload":{"kind":"testStarted","instant":{"absolute":1,"since1970":1000},"messages":[],"testID":"App.T/ok()/T.swift:1:1"},"version":0}"#,
-                #"{"kind":"event","payload":{"kind":"testEnded","instant":{"absolute":2,"since1970":1000.5},"messages":[],"testID":"App.T/ok()/T.swift:1:1"},"version":0}"#,
+                #"{"kind":"event","payload":{"kind":"testStarted","instant":{"absolute":1,"since1970":1764400000},"messages":[],"testID":"App.T/ok()/T.swift:1:1"},"version":0}"#,
+                #"{"kind":"event","payload":{"kind":"testEnded","instant":{"absolute":2,"since1970":1764400000.5},"messages":[],"testID":"App.T/ok()/T.swift:1:1"},"version":0}"#,
             ].joined(separator: "\n"))
         let broken = try write("broken.xml", "<testsuites>\n<testsuite name='x'>\n<testcase name='a'")
         return (junit, stream, broken)

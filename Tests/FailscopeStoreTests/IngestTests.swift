@@ -151,3 +151,23 @@ final class FailingTestCountTests: XCTestCase {
         XCTAssertEqual(try store.runSummary("run-1")?.counts.failingTests, 4)
     }
 }
+
+final class IngestTimeTests: XCTestCase {
+    func testTimesFarOutsideTheirRangeAreRefused() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try FailscopeStore(directory: directory)
+        let now = Date(timeIntervalSince1970: 1_764_400_000)
+        let far = WireCoding.parseDate("9999-12-31T00:00:00Z")!
+        XCTAssertThrowsError(try store.putRun(Run(id: "future", project: "P", startedAt: far), now: now)) { error in
+            XCTAssertTrue("\(error)".contains("startedAt must lie between 2000-01-01"), "\(error)")
+        }
+        let ancient = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01
+        XCTAssertThrowsError(try store.putRun(Run(id: "ancient", project: "P", startedAt: ancient), now: now))
+        try store.putRun(Run(id: "ok", project: "P", startedAt: now), now: now)
+        XCTAssertThrowsError(try store.finishRun("ok", RunFinish(finishedAt: now.addingTimeInterval(-60)), now: now)) { error in
+            XCTAssertTrue("\(error)".contains("before the run's startedAt"), "\(error)")
+        }
+        XCTAssertEqual(try store.finishRun("ok", RunFinish(finishedAt: now.addingTimeInterval(60)), now: now).run.id, "ok")
+    }
+}
