@@ -83,8 +83,9 @@ Failscope is running. Open the dashboard:
 
     $url/
 
-Runs, failures by page and call site with screenshots, test history, and flaky tests by page
-(the sample suite's LoginPage, CatalogPage and SettingsPage waits are flaky; ItemPage's cart
-confirmation is broken). Press Ctrl-C to stop; the data stays in $data/ for the next 'make demo'.
+Runs, failures by page and call site with screenshots, test history, and flaky tests by page.
+The sample app's slow network makes waits flaky on LoginPage and CatalogPage (and, more rarely,
+SettingsPage: which tests fail depends on each round's seed); ItemPage's cart confirmation is
+broken in every round. Press Ctrl-C to stop; the data stays in $data/ for the next 'make demo'.
 MSG
 wait "$server"
