@@ -18,8 +18,14 @@ KEY=$(cat Migrations/*.sql Sources/flaky-bench/HistoryGenerator.swift Sources/fl
 CACHE=.build/bench-data
 mkdir -p "$CACHE"
 
+# The 10M store takes 6-20 minutes to generate once (2 cores); `make bench` measures it when it is
+# cached or when BENCH_FLAKY_10M=1 asks for it, so a first `make bench` stays well under 15 minutes.
+sizes="1000000"
+if [ "${BENCH_FLAKY_10M:-0}" = 1 ] || [ -f "$CACHE/flaky-10000000-$KEY/generated.json" ]; then
+    sizes="1000000 10000000"
+fi
 declare -A P50 P95 F50 F95 N50 CPU_P CPU_F
-for size in 1000000 10000000; do
+for size in $sizes; do
     dir="$CACHE/flaky-$size-$KEY"
     if [ ! -f "$dir/generated.json" ]; then
         rm -rf "$dir" "$dir.partial"
@@ -36,6 +42,10 @@ done
 ratio() { python3 -c "print(f'{$1 / $2:.2f}x')"; }
 echo "BENCH|flaky: GET pages p95 ms, 1M results (p50 ${P50[1000000]})|${P95[1000000]}|naive scan p50 ${N50[1000000]} ms|$(ratio "${P50[1000000]}" "${N50[1000000]}")|p95 <= 50 ms"
 echo "BENCH|flaky: GET flaky?page= p95 ms, 1M results (p50 ${F50[1000000]})|${F95[1000000]}|-|-|p95 <= 50 ms"
+if [ "$sizes" = "1000000" ]; then
+    echo "BENCH|flaky: 10M results not measured (generate once: BENCH_FLAKY_10M=1 make bench)|-|-|-|10M/1M <= 2"
+    exit 0
+fi
 echo "BENCH|flaky: GET pages p95 ms, 10M results (p50 ${P50[10000000]})|${P95[10000000]}|1M p95 ${P95[1000000]} ms|$(ratio "${P95[10000000]}" "${P95[1000000]}")|10M/1M <= 2"
 echo "BENCH|flaky: GET flaky?page= p95 ms, 10M results (p50 ${F50[10000000]})|${F95[10000000]}|1M p95 ${F95[1000000]} ms|$(ratio "${F95[10000000]}" "${F95[1000000]}")|10M/1M <= 2"
 echo "BENCH|flaky: GET pages p50 ms, 10M results (naive scan p50 ${N50[10000000]} ms)|${P50[10000000]}|1M p50 ${P50[1000000]} ms|$(ratio "${P50[10000000]}" "${P50[1000000]}")|10M/1M <= 2"
