@@ -85,7 +85,9 @@ public struct Uploader: Sendable {
             do {
                 results = try WireCoding.decoder().decode(ResultBatch.self, from: data).results
             } catch {
-                report.problems.append("\(file.path) is not a result batch (\(error)); left in the spool")
+                report.problems.append(
+                    "\(file.path) is not a readable result batch (damaged JSON); it stays in the spool and the "
+                        + "run stays open: delete or move the file, then run failscope upload again")
                 continue
             }
             var start = 0

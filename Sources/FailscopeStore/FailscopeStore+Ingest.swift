@@ -379,6 +379,14 @@ extension FailscopeStore {
             {
                 throw .invalid("\(prefix).failures[\(position)].elementFrame must be finite")
             }
+            for (field, location) in [("location", failure.location), ("callSite", failure.callSite)] {
+                if let location, location.line < 0 {
+                    throw .invalid("\(prefix).failures[\(position)].\(field).line must be >= 0")
+                }
+            }
+        }
+        for (position, step) in result.trail.enumerated() where (step.callSite?.line ?? 0) < 0 {
+            throw .invalid("\(prefix).trail[\(position)].callSite.line must be >= 0")
         }
     }
 

@@ -169,5 +169,12 @@ final class IngestTimeTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("before the run's startedAt"), "\(error)")
         }
         XCTAssertEqual(try store.finishRun("ok", RunFinish(finishedAt: now.addingTimeInterval(60)), now: now).run.id, "ok")
+
+        let negative = TestResult(
+            suite: "S", name: "t", status: .failed,
+            failures: [Failure(message: "m", location: SourceLocation(file: "a.swift", line: -3))])
+        XCTAssertThrowsError(try store.addResults(ResultBatch(results: [negative]), toRun: "ok")) { error in
+            XCTAssertTrue("\(error)".contains("failures[0].location.line must be >= 0"), "\(error)")
+        }
     }
 }
