@@ -14,13 +14,14 @@ public final class FailscopeObserver: NSObject, XCTestObservation, @unchecked Se
     public let recorder: RunRecorder
     private let lock = NSLock()
     private var current: RunRecorder.ActiveTest?
+    private var suiteNames: [ObjectIdentifier: String] = [:]
 
     public init(recorder: RunRecorder) {
         self.recorder = recorder
     }
 
     public func testCaseWillStart(_ testCase: XCTestCase) {
-        let (suite, name) = Self.names(of: testCase)
+        let (suite, name) = names(of: testCase)
         let test = recorder.testWillStart(suite: suite, name: name)
         lock.withLock { current = test }
     }
@@ -62,10 +63,22 @@ public final class FailscopeObserver: NSObject, XCTestObservation, @unchecked Se
         }
     }
 
+    /// The suite and test names, the suite's cached per class (`String(describing:)` of a type is
+    /// among the observer's costliest calls per test).
+    private func names(of testCase: XCTestCase) -> (suite: String, name: String) {
+        let type = ObjectIdentifier(Swift.type(of: testCase))
+        let suite = lock.withLock {
+            if let known = suiteNames[type] { return known }
+            let name = String(describing: Swift.type(of: testCase))
+            suiteNames[type] = name
+            return name
+        }
+        return Self.names(of: testCase, suite: suite)
+    }
+
     /// `LoginTests.testWrongPassword` → (`LoginTests`, `testWrongPassword`); Apple's
     /// `-[LoginTests testWrongPassword]` too.
-    static func names(of testCase: XCTestCase) -> (suite: String, name: String) {
-        let suite = String(describing: type(of: testCase))
+    static func names(of testCase: XCTestCase, suite: String) -> (suite: String, name: String) {
         var name = testCase.name
         if name.hasPrefix("-[") && name.hasSuffix("]") {
             name = String(name.dropFirst(2).dropLast())
