@@ -44,14 +44,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "503": {
-                    "description": "Database not answering.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -173,34 +166,13 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/BadRequest"
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "422": {
-                    "description": "Valid JSON that breaks a rule.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnprocessableContent"
                   }
                 }
               }
@@ -259,74 +231,25 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/BadRequest"
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "409": {
-                    "description": "Conflicts with stored data.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Conflict"
                   },
                   "413": {
-                    "description": "Body too large.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/ContentTooLarge"
                   },
                   "415": {
-                    "description": "Unsupported Content-Type.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnsupportedMediaType"
                   },
                   "422": {
-                    "description": "Valid JSON that breaks a rule.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnprocessableContent"
                   },
                   "503": {
-                    "description": "Database busy; retry.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable2"
                   }
                 }
               },
@@ -367,24 +290,10 @@ enum OpenAPIDocument {
                     }
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "Not found.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotFound"
                   }
                 }
               }
@@ -433,74 +342,25 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/BadRequest"
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "Not found.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotFound"
                   },
                   "413": {
-                    "description": "Body too large.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/ContentTooLarge"
                   },
                   "415": {
-                    "description": "Unsupported Content-Type.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnsupportedMediaType"
                   },
                   "422": {
-                    "description": "Valid JSON that breaks a rule.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnprocessableContent"
                   },
                   "503": {
-                    "description": "Database busy; retry.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable2"
                   }
                 }
               }
@@ -549,74 +409,25 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/BadRequest"
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "Not found.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotFound"
                   },
                   "413": {
-                    "description": "Body too large.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/ContentTooLarge"
                   },
                   "415": {
-                    "description": "Unsupported Content-Type.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnsupportedMediaType"
                   },
                   "422": {
-                    "description": "Valid JSON that breaks a rule.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnprocessableContent"
                   },
                   "503": {
-                    "description": "Database busy; retry.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable2"
                   }
                 }
               }
@@ -677,74 +488,25 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/BadRequest"
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "Not found.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotFound"
                   },
                   "413": {
-                    "description": "Body too large.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/ContentTooLarge"
                   },
                   "415": {
-                    "description": "Unsupported Content-Type.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnsupportedMediaType"
                   },
                   "422": {
-                    "description": "Valid JSON that breaks a rule.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnprocessableContent"
                   },
                   "503": {
-                    "description": "Database busy; retry.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable2"
                   }
                 }
               },
@@ -783,24 +545,10 @@ enum OpenAPIDocument {
                     }
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "Not found.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotFound"
                   }
                 }
               }
@@ -841,24 +589,10 @@ enum OpenAPIDocument {
                     }
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "Not found.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotFound"
                   }
                 }
               }
@@ -920,44 +654,16 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/BadRequest"
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "Not found.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotFound"
                   },
                   "422": {
-                    "description": "Valid JSON that breaks a rule.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/UnprocessableContent"
                   }
                 }
               }
@@ -1028,24 +734,10 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/BadRequest"
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   }
                 }
               }
@@ -1134,24 +826,10 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/BadRequest"
                   },
                   "401": {
-                    "description": "Missing or invalid bearer token.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   }
                 }
               }
@@ -1190,14 +868,7 @@ enum OpenAPIDocument {
                     "description": "Not modified."
                   },
                   "404": {
-                    "description": "Not found.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotFound"
                   }
                 }
               }
@@ -1233,14 +904,7 @@ enum OpenAPIDocument {
                     "description": "Not modified."
                   },
                   "404": {
-                    "description": "Not found.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotFound"
                   }
                 }
               }
@@ -2458,6 +2122,98 @@ enum OpenAPIDocument {
                 "type": "http",
                 "scheme": "bearer",
                 "description": "The read token (FAILSCOPE_READ_TOKEN), needed for reads only when configured."
+              }
+            },
+            "responses": {
+              "BadRequest": {
+                "description": "Malformed request (invalid JSON, wrong types, bad parameter).",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "Conflict": {
+                "description": "Conflicts with stored data.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "ContentTooLarge": {
+                "description": "Body too large.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "NotFound": {
+                "description": "Not found.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "Unauthorized": {
+                "description": "Missing or invalid bearer token.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "Unavailable": {
+                "description": "Database not answering.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "Unavailable2": {
+                "description": "Database busy; retry.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "UnprocessableContent": {
+                "description": "Valid JSON that breaks a rule.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "UnsupportedMediaType": {
+                "description": "Unsupported Content-Type.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
               }
             }
           }
