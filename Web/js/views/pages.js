@@ -182,7 +182,7 @@ const REASONS = { contradiction: 'pass and fail on one commit', flip_rate: 'flip
 /** Flaky tests as GET /api/v1/flaky lists them (issue 7: FlakyTest). */
 function flakyTable(tests) {
   return h('div', { class: 'table-scroll' }, h('table', { class: 'table flaky-table' },
-    h('thead', {}, h('tr', {}, ['Test', 'Why', 'Flip rate', 'Passed', 'Failed', 'Contradicting commits', 'Failed at', 'Devices', 'First → last flaky failure', 'Newest failure']
+    h('thead', {}, h('tr', {}, ['Test', 'Branch', 'Why', 'Flip rate', 'Passed', 'Failed', 'Contradicting commits', 'Failed at', 'Devices', 'First → last flaky failure', 'Newest failure']
       .map((text) => h('th', { text, scope: 'col' })))),
     h('tbody', {}, tests.map((t) => {
       const commits = first(t, 'contradictingCommits') || [];
@@ -192,6 +192,7 @@ function flakyTable(tests) {
       const devices = deviceBreakdown(first(t, 'devices'));
       return h('tr', { class: 'flaky-row', dataset: { testId: first(t, 'testId') || '' } },
         testCell(t),
+        h('td', {}, first(t, 'branch') ? h('span', { class: 'branch', text: t.branch }) : '—'),
         h('td', {}, (first(t, 'reasons') || []).map((reason) => h('span', { class: 'reason-chip', text: REASONS[reason] || reason }))),
         h('td', { class: 'num', title: first(t, 'flips') !== null ? t.flips + ' flips over ' + (t.sampleCount ?? '?') + ' results' : '',
           text: flip === null ? '—' : percent(flip) }),
