@@ -18,9 +18,10 @@ public struct DemoFaults: Sendable, Equatable {
     public var cartQuantityBug: Bool
 
     public init(environment: [String: String]) {
-        let names = Set((environment[Self.faultsKey] ?? "").split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        })
+        let names = Set(
+            (environment[Self.faultsKey] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            })
         slowNetwork = names.contains(Self.slowNetwork)
         cartQuantityBug = names.contains(Self.cartQuantityBug)
     }

@@ -16,7 +16,8 @@ extension DemoApp {
                 .picker(
                     id: ID.Item.quantity,
                     wheels: [
-                        PickerWheel(identifier: ID.Item.quantityWheel, values: quantities, selectedIndex: quantityIndex) {
+                        PickerWheel(identifier: ID.Item.quantityWheel, values: quantities, selectedIndex: quantityIndex)
+                        {
                             [self] in quantityIndex = $0
                         }
                     ]),
@@ -28,9 +29,11 @@ extension DemoApp {
             alert: cartConfirmation.map { confirmation in
                 Alert(
                     identifier: ID.Item.cartAlert, title: "Added to Cart", message: confirmation,
-                    buttons: [BarButton("OK", identifier: ID.Item.cartAlertOK, style: .plain) { [self] in
-                        cartConfirmation = nil
-                    }])
+                    buttons: [
+                        BarButton("OK", identifier: ID.Item.cartAlertOK, style: .plain) { [self] in
+                            cartConfirmation = nil
+                        }
+                    ])
             })
     }
 }

@@ -19,7 +19,8 @@ public struct Product: Sendable, Equatable {
     init(number: Int) {
         self.number = number
         let index = number - 1
-        name = "\(Self.kinds[index % Self.kinds.count]) \(Self.finishes[index / Self.kinds.count % Self.finishes.count])"
+        name =
+            "\(Self.kinds[index % Self.kinds.count]) \(Self.finishes[index / Self.kinds.count % Self.finishes.count])"
         priceCents = 1_999 + (index * 737) % 20_000
         stock = 3 + (index * 7) % 9
     }

@@ -16,7 +16,9 @@ extension DemoApp {
                 .picker(
                     id: ID.Settings.accentPicker,
                     wheels: [
-                        PickerWheel(identifier: ID.Settings.accentWheel, values: accentColours, selectedIndex: accentIndex) {
+                        PickerWheel(
+                            identifier: ID.Settings.accentWheel, values: accentColours, selectedIndex: accentIndex
+                        ) {
                             [self] in accentIndex = $0
                         }
                     ]))

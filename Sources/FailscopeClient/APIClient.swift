@@ -67,11 +67,14 @@ public struct APIClient: IngestAPI {
     // MARK: Requests
 
     private func escaped(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
+        segment.addingPercentEncoding(
+            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
     }
 
     private func url(_ path: String) -> URL {
-        URL(string: path, relativeTo: baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent(""))!
+        URL(
+            string: path,
+            relativeTo: baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent(""))!
             .absoluteURL
     }
 

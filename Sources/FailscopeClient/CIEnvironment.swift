@@ -18,7 +18,10 @@ public struct CIEnvironment: Sendable, Equatable {
     public var buildURL: String?
     public var job: String?
 
-    public init(provider: String? = nil, commit: String? = nil, branch: String? = nil, buildURL: String? = nil, job: String? = nil) {
+    public init(
+        provider: String? = nil, commit: String? = nil, branch: String? = nil, buildURL: String? = nil,
+        job: String? = nil
+    ) {
         self.provider = provider
         self.commit = commit
         self.branch = branch
@@ -34,7 +37,9 @@ public struct CIEnvironment: Sendable, Equatable {
         }
         if value("GITHUB_ACTIONS") != nil {
             var url: String?
-            if let server = value("GITHUB_SERVER_URL"), let repository = value("GITHUB_REPOSITORY"), let id = value("GITHUB_RUN_ID") {
+            if let server = value("GITHUB_SERVER_URL"), let repository = value("GITHUB_REPOSITORY"),
+                let id = value("GITHUB_RUN_ID")
+            {
                 url = "\(server)/\(repository)/actions/runs/\(id)"
             }
             return CIEnvironment(

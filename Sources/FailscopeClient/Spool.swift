@@ -77,7 +77,8 @@ public struct Spool: Sendable {
         let folder = folder(of: runID)
         try prepare(folder)
         try AtomicFile.write(
-            try WireCoding.encoder().encode(RunFinish(finishedAt: date)), to: folder.appendingPathComponent("finish.json"))
+            try WireCoding.encoder().encode(RunFinish(finishedAt: date)),
+            to: folder.appendingPathComponent("finish.json"))
     }
 
     /// Every run in the spool, oldest first, with its waiting files.

@@ -74,7 +74,9 @@ public struct Uploader: Sendable {
             } else {
                 let data = try Data(contentsOf: file)
                 let type = file.pathExtension == "png" ? "image/png" : "application/json"
-                try await retrying(until: deadline) { try await api.putArtifact(sha256: sha256, data: data, contentType: type) }
+                try await retrying(until: deadline) {
+                    try await api.putArtifact(sha256: sha256, data: data, contentType: type)
+                }
                 report.artifactsSent += 1
             }
             spool.remove(file)

@@ -27,7 +27,8 @@ public final class FailscopeObserver: NSObject, XCTestObservation, @unchecked Se
     }
 
     public func testCase(
-        _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int
+        _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
+        atLine lineNumber: Int
     ) {
         guard let test = lock.withLock({ current }) else { return }
         let thrown = filePath == "<EXPR>" && lineNumber == 0

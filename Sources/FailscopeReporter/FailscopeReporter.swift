@@ -42,7 +42,9 @@ public enum FailscopeReporter {
     static func registerAtLoad() {
         let process = ProcessInfo.processInfo
         let name = process.processName
-        guard name.hasSuffix(".xctest") || name == "xctest" || process.arguments.contains(where: { $0.hasSuffix(".xctest") })
+        guard
+            name.hasSuffix(".xctest") || name == "xctest"
+                || process.arguments.contains(where: { $0.hasSuffix(".xctest") })
         else { return }
         register()
     }
@@ -68,7 +70,8 @@ private final class RegistrationState: @unchecked Sendable {
                 let configuration = ReporterConfiguration.fromEnvironment()
                 if !configuration.isDisabled {
                     let api = configuration.serviceURL.map { APIClient(baseURL: $0, token: configuration.token) }
-                    let recorder = RunRecorder(configuration: configuration, capture: SimulatedScreenCapture(), api: api)
+                    let recorder = RunRecorder(
+                        configuration: configuration, capture: SimulatedScreenCapture(), api: api)
                     createdRecorder = recorder
                     createdObserver = FailscopeObserver(recorder: recorder)
                 }

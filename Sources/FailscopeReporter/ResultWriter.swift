@@ -64,7 +64,8 @@ final class ResultWriter: @unchecked Sendable {
             try spool.write(batch, runID: runID)
         } catch {
             lock.withLock {
-                problems.append("cannot write \(batch.count) result(s) to the spool at \(spool.directory.path): \(error)")
+                problems.append(
+                    "cannot write \(batch.count) result(s) to the spool at \(spool.directory.path): \(error)")
             }
         }
     }

@@ -77,7 +77,8 @@ public final class RunRecorder: @unchecked Sendable {
             writeRunIfNeeded()
             let key = "\(suite)\u{1F}\(name)\u{1F}\(arguments ?? "")"
             attempts[key, default: 0] += 1
-            return ActiveTest(suite: suite, name: name, arguments: arguments, startedAt: Date(), attempt: attempts[key]!)
+            return ActiveTest(
+                suite: suite, name: name, arguments: arguments, startedAt: Date(), attempt: attempts[key]!)
         }
     }
 
@@ -92,9 +93,11 @@ public final class RunRecorder: @unchecked Sendable {
             Frame(x: Double($0.minX), y: Double($0.minY), width: Double($0.width), height: Double($0.height))
         }
         let failure = Failure(
-            message: message, location: location, page: step?.page, action: step.flatMap { step in
+            message: message, location: location, page: step?.page,
+            action: step.flatMap { step in
                 step.action.map { "\(step.page).\($0)" }
-            }, callSite: step.map { SourceLocation(file: $0.file, line: $0.line) }, elementFrame: frame, isError: isError)
+            }, callSite: step.map { SourceLocation(file: $0.file, line: $0.line) }, elementFrame: frame,
+            isError: isError)
         let shouldCapture = lock.withLock {
             test.failures.append(failure)
             defer { test.captured = true }
@@ -186,11 +189,13 @@ public final class RunRecorder: @unchecked Sendable {
             destination = "recorded in \(spool.directory.path)/\(configuration.runID) (FAILSCOPE_URL is not set)"
         }
         let total = recorded.values.reduce(0, +)
-        let parts = [("passed", TestStatus.passed), ("failed", .failed), ("errors", .error), ("skipped", .skipped)].map {
+        let parts = [("passed", TestStatus.passed), ("failed", .failed), ("errors", .error), ("skipped", .skipped)].map
+        {
             "\(recorded[$0.1, default: 0]) \($0.0)"
         }
         let (shots, issues) = lock.withLock { (screenshots, problems) }
-        var line = "Failscope: \(total) results (\(parts.joined(separator: ", "))), \(shots) screenshot(s), \(destination)"
+        var line =
+            "Failscope: \(total) results (\(parts.joined(separator: ", "))), \(shots) screenshot(s), \(destination)"
         if !issues.isEmpty { line += "; problems: " + issues.joined(separator: "; ") }
         return line
     }

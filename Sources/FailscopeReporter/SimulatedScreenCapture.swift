@@ -17,6 +17,7 @@ public struct SimulatedScreenCapture: ScreenCapture {
         let png = try Self.renderer.get().renderPNG(snapshot)
         let tree = try WireCoding.encoder().encode(snapshot)
         return CapturedScreen(
-            png: png, pixelWidth: snapshot.device.pixelWidth, pixelHeight: snapshot.device.pixelHeight, elementTree: tree)
+            png: png, pixelWidth: snapshot.device.pixelWidth, pixelHeight: snapshot.device.pixelHeight,
+            elementTree: tree)
     }
 }

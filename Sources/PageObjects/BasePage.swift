@@ -104,13 +104,19 @@ open class BasePage {
                     return true
                 }
                 let before = scrollView.children(matching: .any).firstMatch.frame
-                if direction { scrollView.swipeUp(file: file, line: line) } else { scrollView.swipeDown(file: file, line: line) }
+                if direction {
+                    scrollView.swipeUp(file: file, line: line)
+                } else {
+                    scrollView.swipeDown(file: file, line: line)
+                }
                 swipes += 1
                 if scrollView.children(matching: .any).firstMatch.frame == before { break }
             }
         }
         if element.exists && element.isHittable { return true }
-        fail("\(pageName): \(element.description) never became visible in \(scrollView.description)", file: file, line: line)
+        fail(
+            "\(pageName): \(element.description) never became visible in \(scrollView.description)", file: file,
+            line: line)
         return false
     }
 
@@ -123,7 +129,9 @@ open class BasePage {
     ) -> PickerWheelValue? {
         guard waitFor(wheel, .exists, file: file, line: line, function: function) else { return nil }
         guard let text = wheel.value, let value = PickerWheelValue(text) else {
-            fail("\(pageName): \(wheel.description) has no picker value (\(wheel.value ?? "nil"))", file: file, line: line)
+            fail(
+                "\(pageName): \(wheel.description) has no picker value (\(wheel.value ?? "nil"))", file: file,
+                line: line)
             return nil
         }
         return value
@@ -210,7 +218,8 @@ open class BasePage {
     // MARK: Trail
 
     /// Records the step and tells whether to go on (nothing runs after the test's first failure).
-    private func step(_ function: StaticString, _ element: SimulatedElement, _ file: StaticString, _ line: UInt) -> Bool {
+    private func step(_ function: StaticString, _ element: SimulatedElement, _ file: StaticString, _ line: UInt) -> Bool
+    {
         guard !trail.hasFailed else { return false }
         record(function, element, file, line)
         return true
@@ -232,8 +241,10 @@ open class BasePage {
     /// `tapLogin(file:line:)` → `tapLogin()`; `typeEmail(_:file:line:)` → `typeEmail(_:)`.
     public static func actionName(_ function: String) -> String {
         guard let open = function.firstIndex(of: "(") else { return function + "()" }
-        let labels = function[function.index(after: open)...].dropLast().split(separator: ":", omittingEmptySubsequences: false)
-            .dropLast().filter { $0 != "file" && $0 != "line" && $0 != "function" }
+        let labels = function[function.index(after: open)...].dropLast().split(
+            separator: ":", omittingEmptySubsequences: false
+        )
+        .dropLast().filter { $0 != "file" && $0 != "line" && $0 != "function" }
         return function[..<open] + "(" + labels.map { $0 + ":" }.joined() + ")"
     }
 

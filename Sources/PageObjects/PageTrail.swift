@@ -77,7 +77,8 @@ public final class PageTrail: @unchecked Sendable {
     public func record(page: String, action: String, file: String, line: Int, targetFrame: CGRect?) {
         lock.withLock {
             guard !failed else { return }
-            if var last = recorded.last, last.page == page, last.action == action, last.file == file, last.line == line {
+            if var last = recorded.last, last.page == page, last.action == action, last.file == file, last.line == line
+            {
                 last.targetFrame = targetFrame ?? last.targetFrame
                 recorded[recorded.count - 1] = last
             } else {

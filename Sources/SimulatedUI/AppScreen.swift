@@ -24,7 +24,9 @@ public struct NavigationBar {
     public var backButton: BarButton?
     public var trailingButtons: [BarButton]
 
-    public init(title: String, identifier: String? = nil, backButton: BarButton? = nil, trailingButtons: [BarButton] = []) {
+    public init(
+        title: String, identifier: String? = nil, backButton: BarButton? = nil, trailingButtons: [BarButton] = []
+    ) {
         self.title = title
         self.identifier = identifier ?? title
         self.backButton = backButton

@@ -60,7 +60,9 @@ public struct ElementQuery: Sendable, CustomStringConvertible {
     /// The matches of `type` (or any type for `.any`) whose identifier is `identifier`.
     public func matching(_ type: ElementType, identifier: String) -> ElementQuery {
         let evaluate = self.evaluate
-        return ElementQuery(app: app, description: "\(description) of type \(type.displayName) with identifier '\(identifier)'") {
+        return ElementQuery(
+            app: app, description: "\(description) of type \(type.displayName) with identifier '\(identifier)'"
+        ) {
             root in
             evaluate(root).filter { (type == .any || $0.elementType == type) && $0.identifier == identifier }
         }

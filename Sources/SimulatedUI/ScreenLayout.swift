@@ -86,8 +86,11 @@ struct ScreenLayout {
         let frame = CGRect(x: (device.width - width) / 2, y: (device.height - height) / 2, width: width, height: height)
         let node = ElementNode(.alert, identifier: alert.identifier, label: alert.title, frame: frame)
         node.add(
-            ElementNode(.staticText, label: alert.title, frame: CGRect(x: frame.minX + 16, y: frame.minY + 20, width: width - 32, height: 22))
-                .styled(.headline))
+            ElementNode(
+                .staticText, label: alert.title,
+                frame: CGRect(x: frame.minX + 16, y: frame.minY + 20, width: width - 32, height: 22)
+            )
+            .styled(.headline))
         if !alert.message.isEmpty {
             node.add(
                 ElementNode(
@@ -153,7 +156,8 @@ struct ScreenLayout {
         case .button(let label, let style, let action):
             let height = style == .filled ? 50.0 : 44.0
             let w = style == .filled ? width : min(width, textWidth(label, style: .body) + 16)
-            node = ElementNode(.button, identifier: view.identifier, label: label, frame: CGRect(x: x, y: y, width: w, height: height))
+            node = ElementNode(
+                .button, identifier: view.identifier, label: label, frame: CGRect(x: x, y: y, width: w, height: height))
             node.style = style
             node.onTap = action
         case .textField(let text, let placeholder, let isSecure, let onChange):
@@ -167,8 +171,11 @@ struct ScreenLayout {
         case .toggle(let label, let isOn, let onChange):
             node = ElementNode(.other, frame: CGRect(x: x, y: y, width: width, height: 44))
             node.add(
-                ElementNode(.staticText, label: label, frame: CGRect(x: x, y: y + 11, width: min(width - 67, textWidth(label, style: .body)), height: 22))
-                    .styled(.body))
+                ElementNode(
+                    .staticText, label: label,
+                    frame: CGRect(x: x, y: y + 11, width: min(width - 67, textWidth(label, style: .body)), height: 22)
+                )
+                .styled(.body))
             let control = ElementNode(
                 .switch, identifier: view.identifier, label: label,
                 frame: CGRect(x: x + width - 51, y: y + 6.5, width: 51, height: 31))
@@ -177,12 +184,15 @@ struct ScreenLayout {
             node.add(control)
             control.isEnabled = view.isEnabled
         case .picker(let wheels):
-            node = ElementNode(.picker, identifier: view.identifier, frame: CGRect(x: x, y: y, width: width, height: Self.pickerHeight))
+            node = ElementNode(
+                .picker, identifier: view.identifier, frame: CGRect(x: x, y: y, width: width, height: Self.pickerHeight)
+            )
             let wheelWidth = width / Double(max(1, wheels.count))
             for (index, wheel) in wheels.enumerated() {
                 let wheelNode = ElementNode(
                     .pickerWheel, identifier: wheel.identifier,
-                    frame: CGRect(x: x + Double(index) * wheelWidth, y: y, width: wheelWidth, height: Self.pickerHeight))
+                    frame: CGRect(x: x + Double(index) * wheelWidth, y: y, width: wheelWidth, height: Self.pickerHeight)
+                )
                 let selected = wheel.values.isEmpty ? nil : min(max(0, wheel.selectedIndex), wheel.values.count - 1)
                 wheelNode.options = wheel.values
                 wheelNode.selectedOption = selected
@@ -191,7 +201,8 @@ struct ScreenLayout {
                 node.add(wheelNode)
             }
         case .image(let label):
-            node = ElementNode(.image, identifier: view.identifier, label: label, frame: CGRect(x: x, y: y, width: width, height: 160))
+            node = ElementNode(
+                .image, identifier: view.identifier, label: label, frame: CGRect(x: x, y: y, width: width, height: 160))
         case .activityIndicator(let label):
             node = ElementNode(
                 .activityIndicator, identifier: view.identifier, label: label,
@@ -207,7 +218,9 @@ struct ScreenLayout {
         return node
     }
 
-    private func list(_ type: ElementType, identifier: String, cells: [Cell], top: Double, bottom: Double) -> ElementNode {
+    private func list(_ type: ElementType, identifier: String, cells: [Cell], top: Double, bottom: Double)
+        -> ElementNode
+    {
         let viewport = CGRect(x: 0, y: top, width: device.width, height: max(200, bottom - top))
         let node = ElementNode(type, identifier: identifier, frame: viewport)
         node.key = "app/window/\(type.rawValue)[#\(identifier)]"
@@ -232,17 +245,27 @@ struct ScreenLayout {
             cellNode.onTap = cell.action
             var textTop = frame.minY + 12
             if cell.showsImage && type == .collectionView {
-                cellNode.add(ElementNode(.image, label: cell.title, frame: CGRect(x: frame.minX + 8, y: frame.minY + 8, width: frame.width - 16, height: 72)))
+                cellNode.add(
+                    ElementNode(
+                        .image, label: cell.title,
+                        frame: CGRect(x: frame.minX + 8, y: frame.minY + 8, width: frame.width - 16, height: 72)))
                 textTop = frame.minY + 88
             }
             let inset = type == .table ? margin : 8
             cellNode.add(
-                ElementNode(.staticText, label: cell.title, frame: CGRect(x: frame.minX + inset, y: textTop, width: frame.width - 2 * inset, height: 22))
-                    .styled(.body))
+                ElementNode(
+                    .staticText, label: cell.title,
+                    frame: CGRect(x: frame.minX + inset, y: textTop, width: frame.width - 2 * inset, height: 22)
+                )
+                .styled(.body))
             if let subtitle = cell.subtitle {
                 cellNode.add(
-                    ElementNode(.staticText, label: subtitle, frame: CGRect(x: frame.minX + inset, y: textTop + 24, width: frame.width - 2 * inset, height: 20))
-                        .styled(.secondary))
+                    ElementNode(
+                        .staticText, label: subtitle,
+                        frame: CGRect(
+                            x: frame.minX + inset, y: textTop + 24, width: frame.width - 2 * inset, height: 20)
+                    )
+                    .styled(.secondary))
             }
             node.add(cellNode)
         }

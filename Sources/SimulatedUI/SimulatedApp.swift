@@ -111,7 +111,8 @@ public final class SimulatedApp: @unchecked Sendable, CustomDebugStringConvertib
         lock.withLock {
             if tree == nil {
                 let layout = ScreenLayout(
-                    device: device, scrollOffsets: scrollOffsets, focusKey: focusKey, appName: String(describing: programType))
+                    device: device, scrollOffsets: scrollOffsets, focusKey: focusKey,
+                    appName: String(describing: programType))
                 if let program {
                     tree = layout.build(program.body())
                 } else {
@@ -143,7 +144,8 @@ public final class SimulatedApp: @unchecked Sendable, CustomDebugStringConvertib
             let failure: String? = withTree { root in
                 let matches = element.locate(root)
                 guard let node = matches.first else {
-                    return "Failed to \(action) \(element.description): no matches found on screen \(screenName) (\(device.name))."
+                    return
+                        "Failed to \(action) \(element.description): no matches found on screen \(screenName) (\(device.name))."
                 }
                 guard matches.count == 1 else {
                     return "Failed to \(action) \(element.description): multiple matching elements found on screen "

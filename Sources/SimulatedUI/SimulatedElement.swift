@@ -106,7 +106,8 @@ public struct SimulatedElement: Sendable, CustomStringConvertible, ElementQueryi
     public func clearText(file: StaticString = #filePath, line: UInt = #line) {
         app.perform("clear text of", on: self, file: file, line: line) { node in
             guard let onChange = node.onTextChange else {
-                return app.fail("Failed to clear text of \(description): it is not a text field (\(node.line)).", file, line)
+                return app.fail(
+                    "Failed to clear text of \(description): it is not a text field (\(node.line)).", file, line)
             }
             app.setFocus(node.key)
             onChange("")
@@ -123,9 +124,12 @@ public struct SimulatedElement: Sendable, CustomStringConvertible, ElementQueryi
 
     private func swipe(_ direction: Double, file: StaticString, line: UInt) {
         app.perform("swipe", on: self, requireHittable: false, file: file, line: line) { node in
-            guard direction != 0, let container = node.scrollContainer ?? node.descendants.first(where: {
-                $0.elementType.isScrollContainer
-            }) else { return }
+            guard direction != 0,
+                let container = node.scrollContainer
+                    ?? node.descendants.first(where: {
+                        $0.elementType.isScrollContainer
+                    })
+            else { return }
             app.scroll(container, by: direction * container.frame.height * 0.8)
         }
     }

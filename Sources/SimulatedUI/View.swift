@@ -36,7 +36,9 @@ public struct View {
     public static func textField(
         id: String, text: String, placeholder: String, isSecure: Bool = false, onChange: @escaping (String) -> Void
     ) -> View {
-        View(kind: .textField(text: text, placeholder: placeholder, isSecure: isSecure, onChange: onChange), identifier: id)
+        View(
+            kind: .textField(text: text, placeholder: placeholder, isSecure: isSecure, onChange: onChange),
+            identifier: id)
     }
 
     /// A labelled switch; its value reads `"1"` when on and `"0"` when off, as on iOS.

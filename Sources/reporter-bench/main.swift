@@ -111,5 +111,8 @@ for index in 0..<25 {
     _ = try spool.writeArtifact(screen.elementTree, kind: .elementTree, runID: "capture-\(index)")
     if index > 0 { costs.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
 }
-print(String(format: "BENCH|capture per failure (render + encode + spool), 1290x2796|%.1f ms|-|-|median of 24", median(costs)))
+print(
+    String(
+        format: "BENCH|capture per failure (render + encode + spool), 1290x2796|%.1f ms|-|-|median of 24", median(costs)
+    ))
 app.terminate()

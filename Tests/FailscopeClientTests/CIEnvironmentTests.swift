@@ -13,16 +13,20 @@ final class CIEnvironmentTests: XCTestCase {
                 provider: "github-actions", commit: "abc", branch: "main",
                 buildURL: "https://github.com/acme/app/actions/runs/42", job: "ui-tests"))
         XCTAssertEqual(
-            CIEnvironment.detect(["GITHUB_ACTIONS": "true", "GITHUB_HEAD_REF": "feature/x", "GITHUB_REF_NAME": "7/merge"]).branch,
+            CIEnvironment.detect([
+                "GITHUB_ACTIONS": "true", "GITHUB_HEAD_REF": "feature/x", "GITHUB_REF_NAME": "7/merge",
+            ]).branch,
             "feature/x", "a pull request's branch is its head")
         XCTAssertEqual(
             CIEnvironment.detect([
-                "GITLAB_CI": "true", "CI_COMMIT_SHA": "def", "CI_COMMIT_REF_NAME": "dev", "CI_JOB_URL": "https://gl/j/1",
+                "GITLAB_CI": "true", "CI_COMMIT_SHA": "def", "CI_COMMIT_REF_NAME": "dev",
+                "CI_JOB_URL": "https://gl/j/1",
                 "CI_JOB_NAME": "test",
             ]),
             CIEnvironment(provider: "gitlab-ci", commit: "def", branch: "dev", buildURL: "https://gl/j/1", job: "test"))
         XCTAssertEqual(
-            CIEnvironment.detect(["BUILDKITE": "true", "BUILDKITE_COMMIT": "1", "BUILDKITE_BRANCH": "b"]).provider, "buildkite")
+            CIEnvironment.detect(["BUILDKITE": "true", "BUILDKITE_COMMIT": "1", "BUILDKITE_BRANCH": "b"]).provider,
+            "buildkite")
         XCTAssertEqual(CIEnvironment.detect(["CIRCLECI": "true", "CIRCLE_SHA1": "2"]).commit, "2")
         XCTAssertEqual(CIEnvironment.detect(["BITRISE_IO": "true", "BITRISE_GIT_BRANCH": "rel"]).branch, "rel")
         XCTAssertEqual(
@@ -35,7 +39,8 @@ final class CIEnvironmentTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("git-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let script = "git init -q -b trunk && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x && git rev-parse HEAD"
+        let script =
+            "git init -q -b trunk && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x && git rev-parse HEAD"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]

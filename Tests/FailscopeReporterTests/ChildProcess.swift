@@ -4,13 +4,17 @@ import Foundation
 /// binary itself (to run the sample UI suite as a real XCTest bundle with the reporter on).
 enum BuildProducts {
     /// The folder of the test binary: `.build/<triple>/debug`.
-    static var directory: URL { URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent() }
+    static var directory: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
     static var testBinary: URL { URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath() }
     static var failscope: URL { directory.appendingPathComponent("failscope") }
     /// The package's root, for reading test sources.
     static var packageRoot: URL {
         var folder = directory
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        while folder.path != "/"
+            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
+        {
             folder.deleteLastPathComponent()
         }
         return folder
@@ -82,7 +86,8 @@ final class ServiceProcess: @unchecked Sendable {
         self.dataDirectory = dataDirectory
         process.executableURL = BuildProducts.failscope
         process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", String(port), "--data", dataDirectory.path, "--upload-token", token,
+            "serve", "--host", "127.0.0.1", "--port", String(port), "--data", dataDirectory.path, "--upload-token",
+            token,
         ]
         process.environment = childEnvironment([:])
         let error = Pipe()
@@ -94,7 +99,10 @@ final class ServiceProcess: @unchecked Sendable {
             self.lock.withLock {
                 let wasReady = self.port != 0
                 self.log += String(decoding: data, as: UTF8.self)
-                if !wasReady, let range = self.log.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                if !wasReady,
+                    let range = self.log.range(
+                        of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression)
+                {
                     self.port = Int(self.log[range].split(separator: ":").last!) ?? 0
                     self.ready.signal()
                 }
@@ -103,7 +111,9 @@ final class ServiceProcess: @unchecked Sendable {
         try process.run()
         guard ready.wait(timeout: .now() + 30) == .success else {
             process.terminate()
-            throw NSError(domain: "ServiceProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "no 'listening on' line: \(output)"])
+            throw NSError(
+                domain: "ServiceProcess", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "no 'listening on' line: \(output)"])
         }
     }
 
@@ -121,7 +131,8 @@ final class ServiceProcess: @unchecked Sendable {
     /// The run's result counts as the service reports them (`summary.counts`), `nil` when unknown.
     func counts(ofRun runID: String) throws -> [String: Int]? {
         let result = try runProcess(
-            URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", url.appendingPathComponent("api/v1/runs/\(runID)").absoluteString],
+            URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-sf", url.appendingPathComponent("api/v1/runs/\(runID)").absoluteString],
             environment: childEnvironment([:]))
         guard result.status == 0 else { return nil }
         let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]

@@ -15,7 +15,8 @@ struct FailscopeClientSpool {
         var index = 0
         while index < count {
             let batch = (index..<min(index + perFile, count)).map {
-                TestResult(suite: "BulkTests", name: "test\($0)", status: $0 % 50 == 0 ? .failed : .passed, duration: 0.01)
+                TestResult(
+                    suite: "BulkTests", name: "test\($0)", status: $0 % 50 == 0 ? .failed : .passed, duration: 0.01)
             }
             try spool.write(batch, runID: runID)
             index += batch.count

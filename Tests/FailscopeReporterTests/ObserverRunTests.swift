@@ -25,7 +25,8 @@ final class ObserverRunTests: XCTestCase {
             environment: childEnvironment(
                 [
                     "FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path, "FAILSCOPE_PROJECT": "demo",
-                    "FAILSCOPE_DEVICE": "iPhone 15", "DEMO_FAULTS": "cart-quantity-bug", "FAILSCOPE_RUN_ID": "observer-run",
+                    "FAILSCOPE_DEVICE": "iPhone 15", "DEMO_FAULTS": "cart-quantity-bug",
+                    "FAILSCOPE_RUN_ID": "observer-run",
                     "FAILSCOPE_BRANCH": "main", "FAILSCOPE_COMMIT": "c0ffee",
                 ].merging(extra) { $1 }))
     }
@@ -39,7 +40,8 @@ final class ObserverRunTests: XCTestCase {
 
     /// The line of `needle` in a test source of the sample suite (1-based).
     private func line(of needle: String, in file: String) throws -> Int {
-        let text = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("Tests/DemoUITests/\(file)"), encoding: .utf8)
+        let text = try String(
+            contentsOf: BuildProducts.packageRoot.appendingPathComponent("Tests/DemoUITests/\(file)"), encoding: .utf8)
         let lines = text.components(separatedBy: "\n")
         return try XCTUnwrap(lines.firstIndex { $0.contains(needle) }) + 1
     }
@@ -48,13 +50,15 @@ final class ObserverRunTests: XCTestCase {
         let output = try runSampleSuite([:])
         XCTAssertNotEqual(output.status, 0, "the broken test fails the bundle")
         XCTAssertTrue(
-            output.standardError.contains("Failscope: 18 results (16 passed, 1 failed, 0 errors, 1 skipped), 1 screenshot(s), recorded in"),
+            output.standardError.contains(
+                "Failscope: 18 results (16 passed, 1 failed, 0 errors, 1 skipped), 1 screenshot(s), recorded in"),
             output.standardError)
         XCTAssertFalse(output.standardOutput.contains("Failscope:"), "the reporter never writes to stdout")
 
         let results = try spooledResults()
         XCTAssertEqual(results.count, 18)
-        XCTAssertEqual(Dictionary(grouping: results, by: \.status).mapValues(\.count), [.passed: 16, .failed: 1, .skipped: 1])
+        XCTAssertEqual(
+            Dictionary(grouping: results, by: \.status).mapValues(\.count), [.passed: 16, .failed: 1, .skipped: 1])
         let skipped = try XCTUnwrap(results.first { $0.status == .skipped })
         XCTAssertEqual(skipped.suite, "TabletLayoutTests")
         XCTAssertEqual(skipped.skipReason, "Tablet-only test: the current device is iPhone 15 (phone)")
@@ -89,9 +93,14 @@ final class ObserverRunTests: XCTestCase {
         let snapshot = try WireCoding.decoder().decode(
             ScreenSnapshot.self, from: Data(contentsOf: artifacts.appendingPathComponent(tree.sha256 + ".json")))
         let identifiers = Set(snapshot.root.allElements.map(\.identifier))
-        XCTAssertTrue(identifiers.isSuperset(of: ["item.cartAlert", "item.cartAlert.ok", "item.addToCart", "item.title"]))
-        XCTAssertEqual(snapshot.root.allElements.first { $0.identifier == "item.cartAlert" }?.children.first { $0.elementType == .staticText && $0.label.contains("×") }?.label, "1 × Desk Lamp Oak")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: artifacts.path).count, 2, "one PNG, one tree")
+        XCTAssertTrue(
+            identifiers.isSuperset(of: ["item.cartAlert", "item.cartAlert.ok", "item.addToCart", "item.title"]))
+        XCTAssertEqual(
+            snapshot.root.allElements.first { $0.identifier == "item.cartAlert" }?.children.first {
+                $0.elementType == .staticText && $0.label.contains("×")
+            }?.label, "1 × Desk Lamp Oak")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: artifacts.path).count, 2, "one PNG, one tree")
     }
 
     func testTheSwiftTestingTraitRecordsTestsCasesAndIssuesLikeTheObserver() throws {
@@ -104,7 +113,8 @@ final class ObserverRunTests: XCTestCase {
         XCTAssertEqual(output.status, 1, "the failing test fails the run; the upload at exit must not crash it")
         XCTAssertFalse((output.standardError + output.standardOutput).contains("crashed"))
         XCTAssertTrue(
-            output.standardError.contains("Failscope: 4 results (3 passed, 1 failed, 0 errors, 0 skipped), 1 screenshot(s)"),
+            output.standardError.contains(
+                "Failscope: 4 results (3 passed, 1 failed, 0 errors, 0 skipped), 1 screenshot(s)"),
             output.standardError + output.standardOutput)
         let results = try spooledResults()
         XCTAssertEqual(
@@ -148,7 +158,9 @@ final class ObserverRunTests: XCTestCase {
         let deadURL = gone.url
         gone.stop()
 
-        let output = try runSampleSuite(["FAILSCOPE_URL": deadURL.absoluteString, "FAILSCOPE_UPLOAD_RETRY_SECONDS": "1"])
+        let output = try runSampleSuite([
+            "FAILSCOPE_URL": deadURL.absoluteString, "FAILSCOPE_UPLOAD_RETRY_SECONDS": "1",
+        ])
         XCTAssertTrue(output.standardError.contains("file(s) wait in"), output.standardError)
         XCTAssertTrue(output.standardError.contains("send them with `failscope upload`"), output.standardError)
         XCTAssertEqual(try spooledResults().count, 18, "everything stays in the spool")
@@ -163,7 +175,8 @@ final class ObserverRunTests: XCTestCase {
         XCTAssertTrue(first.standardError.contains("18 result(s), 2 artifact(s) sent"), first.standardError)
         XCTAssertEqual(try service.counts(ofRun: "observer-run")?["total"], 18)
         XCTAssertEqual(try service.counts(ofRun: "observer-run")?["failed"], 1)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("spool/observer-run").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: scratch.appendingPathComponent("spool/observer-run").path))
 
         let second = try runProcess(BuildProducts.failscope, upload, environment: childEnvironment([:]))
         XCTAssertEqual(second.status, 0, second.standardError)

@@ -67,7 +67,10 @@ final class ProbeTestCase: UITestCase {
 final class FailureObserver: NSObject, XCTestObservation, @unchecked Sendable {
     var failures: [(description: String, file: String?, line: Int)] = []
 
-    func testCase(_ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int) {
+    func testCase(
+        _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
+        atLine lineNumber: Int
+    ) {
         failures.append((description, filePath, lineNumber))
     }
 }
@@ -122,7 +125,9 @@ final class FailureLocationTests: XCTestCase {
         XCTAssertEqual(BasePage.actionName("tapLogin(file:line:)"), "tapLogin()")
         XCTAssertEqual(BasePage.actionName("typeEmail(_:file:line:)"), "typeEmail(_:)")
         XCTAssertEqual(BasePage.actionName("openItem(_:file:line:)"), "openItem(_:)")
-        XCTAssertEqual(BasePage.actionName("verifyCartConfirmation(quantity:of:file:line:)"), "verifyCartConfirmation(quantity:of:)")
+        XCTAssertEqual(
+            BasePage.actionName("verifyCartConfirmation(quantity:of:file:line:)"),
+            "verifyCartConfirmation(quantity:of:)")
     }
 
     func testPickerWheelValuesParse() {

@@ -27,7 +27,8 @@ final class DeviceTests: XCTestCase {
         let pad = SimulatedApp(FixtureApp.self, device: .iPad10)
         phone.launch()
         pad.launch()
-        XCTAssertEqual(phone.buttons["save"].frame, CGRect(x: 16, y: 20 + 44 + 16 + 44 + 12 + 44 + 12, width: 343, height: 50))
+        XCTAssertEqual(
+            phone.buttons["save"].frame, CGRect(x: 16, y: 20 + 44 + 16 + 44 + 12 + 44 + 12, width: 343, height: 50))
         XCTAssertEqual(pad.buttons["save"].frame.width, 780)
         XCTAssertEqual(pad.navigationBars["Fixture"].frame.minY, 24)
     }

@@ -29,7 +29,9 @@ final class FixtureApp: AppProgram {
                     .table(
                         id: "rows",
                         cells: (1...40).map { number in
-                            Cell(identifier: "row.\(number)", title: "Row \(number)") { [self] in taps.append("row.\(number)") }
+                            Cell(identifier: "row.\(number)", title: "Row \(number)") { [self] in
+                                taps.append("row.\(number)")
+                            }
                         })
                 ])
         }
@@ -55,7 +57,9 @@ final class FixtureApp: AppProgram {
         return AppScreen(
             navigationBar: NavigationBar(title: "Fixture"), content: content,
             alert: showsAlert
-                ? Alert(identifier: "alert", title: "Sure?", buttons: [BarButton("OK", identifier: "alert.ok") { [self] in showsAlert = false }])
+                ? Alert(
+                    identifier: "alert", title: "Sure?",
+                    buttons: [BarButton("OK", identifier: "alert.ok") { [self] in showsAlert = false }])
                 : nil)
     }
 }
@@ -72,4 +76,3 @@ final class FailureLog: @unchecked Sendable {
         app.failureHandler = { [self] message, _, line in lock.withLock { entries.append((message, line)) } }
     }
 }
-

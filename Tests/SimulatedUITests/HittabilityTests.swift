@@ -54,7 +54,10 @@ final class HittabilityTests: XCTestCase {
         let before = app.cells["row.2"].frame.minY
         let table = app.tables["rows"]
         table.coordinate(withNormalizedOffset: CGVector(dx: 0.5, dy: 0.8))
-            .press(forDuration: 0.01, thenDragTo: table.coordinate(withNormalizedOffset: CGVector(dx: 0.5, dy: 0.8)).withOffset(CGVector(dx: 0, dy: -100)))
+            .press(
+                forDuration: 0.01,
+                thenDragTo: table.coordinate(withNormalizedOffset: CGVector(dx: 0.5, dy: 0.8)).withOffset(
+                    CGVector(dx: 0, dy: -100)))
         XCTAssertEqual(app.cells["row.2"].frame.minY, before - 100)
     }
 

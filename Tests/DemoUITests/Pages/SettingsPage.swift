@@ -56,7 +56,9 @@ final class SettingsPage: BasePage, Page {
     @discardableResult
     func verifyAccentPosition(_ position: Int, file: StaticString = #filePath, line: UInt = #line) -> Self {
         if let value = pickerValue(of: accentWheel, file: file, line: line), value.position != position {
-            fail("SettingsPage: accent wheel at position \(value.position), expected \(position)", file: file, line: line)
+            fail(
+                "SettingsPage: accent wheel at position \(value.position), expected \(position)", file: file, line: line
+            )
         }
         return self
     }
