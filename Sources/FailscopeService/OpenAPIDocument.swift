@@ -106,22 +106,10 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "project",
-                    "in": "query",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "Only this project."
+                    "$ref": "#/components/parameters/project"
                   },
                   {
-                    "name": "branch",
-                    "in": "query",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "Only this branch."
+                    "$ref": "#/components/parameters/branch"
                   },
                   {
                     "name": "status",
@@ -145,13 +133,7 @@ enum OpenAPIDocument {
                     "description": "Page size."
                   },
                   {
-                    "name": "cursor",
-                    "in": "query",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "nextCursor of the previous page."
+                    "$ref": "#/components/parameters/cursor"
                   }
                 ],
                 "responses": {
@@ -188,15 +170,7 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "runId",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string",
-                      "pattern": "^[A-Za-z0-9._-]{1,64}$",
-                      "minLength": 1,
-                      "maxLength": 64
-                    }
+                    "$ref": "#/components/parameters/runIdPath"
                   }
                 ],
                 "requestBody": {
@@ -267,15 +241,7 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "runId",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string",
-                      "pattern": "^[A-Za-z0-9._-]{1,64}$",
-                      "minLength": 1,
-                      "maxLength": 64
-                    }
+                    "$ref": "#/components/parameters/runIdPath"
                   }
                 ],
                 "responses": {
@@ -309,15 +275,7 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "runId",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string",
-                      "pattern": "^[A-Za-z0-9._-]{1,64}$",
-                      "minLength": 1,
-                      "maxLength": 64
-                    }
+                    "$ref": "#/components/parameters/runIdPath"
                   }
                 ],
                 "requestBody": {
@@ -376,15 +334,7 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "runId",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string",
-                      "pattern": "^[A-Za-z0-9._-]{1,64}$",
-                      "minLength": 1,
-                      "maxLength": 64
-                    }
+                    "$ref": "#/components/parameters/runIdPath"
                   }
                 ],
                 "requestBody": {
@@ -443,13 +393,7 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "sha256",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string",
-                      "pattern": "^[0-9a-f]{64}$"
-                    }
+                    "$ref": "#/components/parameters/sha256Path"
                   }
                 ],
                 "requestBody": {
@@ -524,13 +468,7 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "sha256",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string",
-                      "pattern": "^[0-9a-f]{64}$"
-                    }
+                    "$ref": "#/components/parameters/sha256Path"
                   }
                 ],
                 "responses": {
@@ -633,13 +571,7 @@ enum OpenAPIDocument {
                     "description": "Page size."
                   },
                   {
-                    "name": "cursor",
-                    "in": "query",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "nextCursor of the previous page."
+                    "$ref": "#/components/parameters/cursor"
                   }
                 ],
                 "responses": {
@@ -683,34 +615,13 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "project",
-                    "in": "query",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "Only this project."
+                    "$ref": "#/components/parameters/project"
                   },
                   {
-                    "name": "branch",
-                    "in": "query",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "Only this branch."
+                    "$ref": "#/components/parameters/branch"
                   },
                   {
-                    "name": "days",
-                    "in": "query",
-                    "required": false,
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 365,
-                      "default": 14
-                    },
-                    "description": "Window in whole UTC days ending today."
+                    "$ref": "#/components/parameters/days"
                   },
                   {
                     "name": "device",
@@ -775,13 +686,7 @@ enum OpenAPIDocument {
                     "description": "With page=(no page): only this suite."
                   },
                   {
-                    "name": "project",
-                    "in": "query",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "Only this project."
+                    "$ref": "#/components/parameters/project"
                   },
                   {
                     "name": "branch",
@@ -793,16 +698,7 @@ enum OpenAPIDocument {
                     "description": "Only this branch; without it the rules apply to each branch on its own."
                   },
                   {
-                    "name": "days",
-                    "in": "query",
-                    "required": false,
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 365,
-                      "default": 14
-                    },
-                    "description": "Window in whole UTC days ending today."
+                    "$ref": "#/components/parameters/days"
                   },
                   {
                     "name": "device",
@@ -843,13 +739,7 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "sha256",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string",
-                      "pattern": "^[0-9a-f]{64}$"
-                    }
+                    "$ref": "#/components/parameters/sha256Path"
                   }
                 ],
                 "responses": {
@@ -882,13 +772,7 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                   {
-                    "name": "sha256",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string",
-                      "pattern": "^[0-9a-f]{64}$"
-                    }
+                    "$ref": "#/components/parameters/sha256Path"
                   }
                 ],
                 "responses": {
@@ -2213,6 +2097,67 @@ enum OpenAPIDocument {
                       "$ref": "#/components/schemas/Error"
                     }
                   }
+                }
+              }
+            },
+            "parameters": {
+              "branch": {
+                "description": "Only this branch.",
+                "in": "query",
+                "name": "branch",
+                "required": false,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "cursor": {
+                "description": "nextCursor of the previous page.",
+                "in": "query",
+                "name": "cursor",
+                "required": false,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "days": {
+                "description": "Window in whole UTC days ending today.",
+                "in": "query",
+                "name": "days",
+                "required": false,
+                "schema": {
+                  "default": 14,
+                  "maximum": 365,
+                  "minimum": 1,
+                  "type": "integer"
+                }
+              },
+              "project": {
+                "description": "Only this project.",
+                "in": "query",
+                "name": "project",
+                "required": false,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "runIdPath": {
+                "in": "path",
+                "name": "runId",
+                "required": true,
+                "schema": {
+                  "maxLength": 64,
+                  "minLength": 1,
+                  "pattern": "^[A-Za-z0-9._-]{1,64}$",
+                  "type": "string"
+                }
+              },
+              "sha256Path": {
+                "in": "path",
+                "name": "sha256",
+                "required": true,
+                "schema": {
+                  "pattern": "^[0-9a-f]{64}$",
+                  "type": "string"
                 }
               }
             }
