@@ -32,7 +32,9 @@ public struct APIClient: IngestAPI {
     }
 
     public func postResults(runID: String, batch: ResultBatch) async throws {
-        _ = try await send("POST", "api/v1/runs/\(escaped(runID))/results", json: batch)
+        _ = try await send(
+            "POST", "api/v1/runs/\(escaped(runID))/results", body: WireJSONWriter.encode(batch),
+            contentType: "application/json")
     }
 
     public func artifactExists(sha256: String) async throws -> Bool {

@@ -54,7 +54,7 @@ public struct Spool: Sendable {
         let sequence = String(UInt64(Date().timeIntervalSince1970 * 1_000_000), radix: 10)
         let key = SHA256.hex(of: Data(results.map(\.resultKey).joined(separator: "\n").utf8)).prefix(16)
         let url = folder.appendingPathComponent("\(sequence)-\(key).json")
-        try AtomicFile.write(try WireCoding.encoder().encode(ResultBatch(results: results)), to: url)
+        try AtomicFile.write(WireJSONWriter.encode(ResultBatch(results: results)), to: url)
         return url
     }
 

@@ -8,11 +8,12 @@ import XCTest
 
 // The reporter's cost, measured in one process (scripts/bench/reporter.sh runs it in release):
 // 1. wall time of N passing sample UI tests run by XCTest with the Failscope observer registered,
-//    against the same tests with no observer, alternating rounds, medians compared;
+//    against the same tests with no observer, alternating rounds, medians compared (the script pins
+//    the process to one CPU: see scripts/bench/reporter.sh); each round on stderr;
 // 2. the capture cost of one failure: render + PNG encode + spool write of the screenshot and tree.
 
 let testCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1_000
-let rounds = 9
+let rounds = 21
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reporter-bench-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: scratch) }
 
@@ -85,6 +86,10 @@ for round in 0..<rounds {
         on.append(timeSuite(observer: observer))
         off.append(timeSuite(observer: nil))
     }
+    let line = String(
+        format: "round %d: on %.3f s (CPU %.3f s), off %.3f s (CPU %.3f s)\n", round, on.last!.wall, on.last!.cpu,
+        off.last!.wall, off.last!.cpu)
+    FileHandle.standardError.write(Data(line.utf8))
 }
 print(
     String(
@@ -93,7 +98,7 @@ print(
         median(on.map(\.wall)) / median(off.map(\.wall))))
 print(
     String(
-        format: "BENCH|same, process CPU time (steadier on a shared machine)|%.3f s|%.3f s off|%.3fx|-",
+        format: "BENCH|same, process CPU time (steadier when other work shares the CPU)|%.3f s|%.3f s off|%.3fx|-",
         median(on.map(\.cpu)), median(off.map(\.cpu)), median(on.map(\.cpu)) / median(off.map(\.cpu))))
 
 // Capture cost per failure on the catalog screen, iPhone 15 Pro Max.
