@@ -4,7 +4,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 DEB_PACKAGES = libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev \
                fonts-dejavu-core fontconfig pngcheck libjs-chart.js sqlite3 curl
 
-.PHONY: all build release test test-deps lint lint-page-objects bench demo deps format clean
+.PHONY: all build release test test-deps lint lint-page-objects schemathesis bench demo deps format clean
 
 all: build
 
@@ -29,6 +29,11 @@ test: test-deps
 	@$(MAKE) --no-print-directory lint-page-objects
 	@python3 scripts/check-dockerfile.py .build/debug/failscope
 	@BROWSER_TESTS_SKIP_BUILD=1 scripts/browser-tests.sh
+	@FAILSCOPE_BIN=.build/debug/failscope scripts/schemathesis.sh
+
+## schemathesis: fuzz the live service against its OpenAPI document (no 5xx, responses as documented)
+schemathesis:
+	@scripts/schemathesis.sh
 
 ## lint: the seed's page-object acceptance check and swift-format
 lint: lint-page-objects

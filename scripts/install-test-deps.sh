@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# What the browser tests need beyond the build: headless Chromium, its WebDriver, and Python's
-# selenium (from pip where pip may install, else Debian's python3-selenium).
+# What the tests need beyond the build: headless Chromium, its WebDriver, and Python's selenium for
+# the browser tests (from pip where pip may install, else Debian's python3-selenium); schemathesis
+# (PyPI) for the API fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh chromium chromium-driver
+command -v st >/dev/null 2>&1 || python3 -m pip install -q schemathesis
 python3 -c "import selenium" 2>/dev/null && exit 0
 python3 -m pip install -q selenium 2>/dev/null && exit 0
 scripts/install-deps.sh python3-selenium
