@@ -9,7 +9,11 @@ import Synchronization
 
 /// An HTTP/1.1 server over libmicrohttpd that answers with a ``Router``.
 ///
-/// Threading: libmicrohttpd runs `threadCount` worker threads, each with its own epoll loop. A request's headers
+/// Threading: libmicrohttpd runs `threadCount` worker threads, each with its own poll(2) loop (not epoll: in
+/// libmicrohttpd 0.9.75 `MHD_quiesce_daemon` on an epoll daemon with its own threads races with the workers
+/// over removing the listening socket from their epoll sets, and the loser aborts the process with "Failed
+/// to remove listen FD from epoll set"; with poll the workers are told through their inter-thread channel).
+/// A request's headers
 /// are read, its body is collected in chunks (refused with 413 as soon as it exceeds the route's limit), then a
 /// synchronous ``Handler`` runs directly on the worker thread; an ``AsyncHandler`` runs in a task while the
 /// connection is suspended (`MHD_suspend_connection`), and the worker goes on serving other connections.
@@ -39,7 +43,7 @@ public final class HTTPServer: Sendable {
     public init(router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) throws {
         guard (0...65535).contains(configuration.port) else { throw HTTPServerError.invalidPort(configuration.port) }
         self.configuration = configuration
-        var flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue)
+        var flags = UInt32(MHD_USE_POLL_INTERNAL_THREAD.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue)
         flags |= UInt32(MHD_USE_TURBO.rawValue)
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
         var address4 = sockaddr_in()
@@ -107,16 +111,19 @@ public final class HTTPServer: Sendable {
         }
         let dispatcher = self.dispatcher.takeUnretainedValue()
         dispatcher.draining.store(true, ordering: .sequentiallyConsistent)
-        // libmicrohttpd stops polling the listening socket and hands it back; closing it now makes new
-        // connections fail at once instead of waiting in the kernel's backlog.
+        // libmicrohttpd stops polling the listening socket and hands it back. Its threads may still look at
+        // it until MHD_stop_daemon returns (MHD's documentation), so it is closed only then; shutting it
+        // down now (Linux: the socket stops listening) makes new connections fail at once instead of
+        // waiting in the kernel's backlog.
         let listenSocket = MHD_quiesce_daemon(daemon)
-        if listenSocket >= 0 { close(listenSocket) }
+        if listenSocket >= 0 { _ = Glibc.shutdown(listenSocket, Int32(SHUT_RD)) }
         let grace = gracePeriod ?? configuration.shutdownGracePeriod
         let deadline = DispatchTime.now() + .nanoseconds(Int(max(0, grace) * 1e9))
         while dispatcher.inFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now() < deadline {
             _ = dispatcher.drained.wait(timeout: min(deadline, .now() + .milliseconds(50)))
         }
         MHD_stop_daemon(daemon)
+        if listenSocket >= 0 { close(listenSocket) }
         self.dispatcher.release()
         phase.withLock { $0 = .stopped }
         stopped.leave()

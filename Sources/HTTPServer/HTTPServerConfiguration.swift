@@ -6,7 +6,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String
     /// The TCP port; 0 picks a free ephemeral port (read it back from ``HTTPServer/port``). Default 8080.
     public var port: Int
-    /// Worker threads, each with its own epoll loop; handlers run on them. Default: the number of active cores.
+    /// Worker threads, each with its own poll loop; handlers run on them. Default: the number of active cores.
     public var threadCount: Int
     /// Seconds a connection may stay idle (no bytes either way, including keep-alive waits) before it is closed.
     /// Default 30.
