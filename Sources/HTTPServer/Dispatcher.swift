@@ -181,6 +181,11 @@ final class Dispatcher: Sendable {
                 descriptor >= 0
                 ? MHD_create_response_from_fd_at_offset64(UInt64(file.length), descriptor, UInt64(file.offset)) : nil
             if native == nil, descriptor >= 0 { close(descriptor) }
+        case .shared(let bytes):
+            let retained = Unmanaged.passRetained(bytes)
+            native = MHD_create_response_from_buffer_with_free_callback_cls(
+                bytes.count, bytes.baseAddress, releaseSharedBytes, retained.toOpaque())
+            if native == nil { retained.release() }
         }
         guard let native else { return MHD_Result.NO }
         defer { MHD_destroy_response(native) }
@@ -196,6 +201,12 @@ final class Dispatcher: Sendable {
         HTTPHeaders.equalNames(name, "Content-Length") || HTTPHeaders.equalNames(name, "Transfer-Encoding")
             || HTTPHeaders.equalNames(name, "Date")
     }
+}
+
+/// libmicrohttpd's free callback for a ``ResponseBody/shared(_:)`` body: drops the reference the response held.
+private let releaseSharedBytes: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<SharedBytes>.fromOpaque(cls).release()
 }
 
 private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in

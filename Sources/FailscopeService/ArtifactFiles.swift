@@ -1,0 +1,123 @@
+import FailscopeModel
+import FailscopeStore
+import Foundation
+import HTTPServer
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Serves `GET /artifacts/{sha256}.png|.json`: the stored bytes of one kind of artifact, immutable
+/// (content-addressed), with `ETag` = the quoted digest (`If-None-Match` → 304), `Cache-Control: public,
+/// max-age=31536000, immutable`, `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; 404
+/// `not_found` for anything else (a malformed name, an unknown digest, the other kind, a deleted file).
+///
+/// Hot path: the first request for a digest asks the store (one SQLite read: the row exists and has this
+/// kind, and the file exists) and remembers the file's path and, within ``memoryBudget``, its bytes. Later
+/// requests skip SQLite; remembered bytes are sent from memory (header and body in one `sendmsg`, no file
+/// opened), others are opened and sent with `sendfile`. This is safe because an artifact never changes once
+/// stored (its name is the hash of its bytes). Each hit still checks that the file exists (one `stat`), so an
+/// artifact that retention deleted is forgotten and answered 404 at once. At most ``capacity`` digests and
+/// ``memoryBudget`` bytes are remembered; when either is full, everything is forgotten and refills from the store.
+final class ArtifactFiles: Sendable {
+    static let cacheControl = "public, max-age=31536000, immutable"
+
+    let store: FailscopeStore
+    let kind: ArtifactRef.Kind
+    /// Most digests remembered.
+    let capacity: Int
+    /// Most bytes of artifact content kept in memory (0: always `sendfile` from disk).
+    let memoryBudget: Int
+    /// Largest artifact kept in memory.
+    let largestInMemory: Int
+
+    private struct Entry {
+        let path: String
+        let bytes: SharedBytes?
+    }
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var bytesInMemory = 0
+    }
+    private let state = Mutex(State())
+
+    init(
+        store: FailscopeStore, kind: ArtifactRef.Kind, capacity: Int = 4096, memoryBudget: Int = 64 << 20,
+        largestInMemory: Int = 4 << 20
+    ) {
+        self.store = store
+        self.kind = kind
+        self.capacity = capacity
+        self.memoryBudget = memoryBudget
+        self.largestInMemory = largestInMemory
+    }
+
+    /// How many digests are remembered and how many bytes of them are in memory (for tests).
+    var remembered: (digests: Int, bytes: Int) { state.withLock { ($0.entries.count, $0.bytesInMemory) } }
+
+    /// The ``Handler``: the file response for the request's `sha256` path parameter.
+    ///
+    /// - Throws: ``ServiceError`` 404 as described above; a store error (500) if SQLite fails.
+    func respond(to request: Request) throws -> Response {
+        let sha256 = try request.parameter("sha256")
+        guard SHA256.isValidHex(sha256) else { throw ServiceError.notFound("The artifact") }
+        if let entry = state.withLock({ $0.entries[sha256] }) {
+            if let bytes = entry.bytes {
+                var info = stat()
+                guard stat(entry.path, &info) == 0 else { throw forget(sha256) }
+                return response(.shared(bytes), sha256: sha256, request: request)
+            }
+            guard let file = try? OpenFile(path: entry.path, noFollow: true) else { throw forget(sha256) }
+            return response(.file(file), sha256: sha256, request: request)
+        }
+        guard let artifact = try store.artifact(sha256: sha256), artifact.kind == kind else {
+            throw ServiceError.notFound("The artifact")
+        }
+        let path = store.artifacts.fileURL(sha256: sha256).path
+        guard let file = try? OpenFile(path: path, noFollow: true) else { throw ServiceError.notFound("The artifact") }
+        var bytes: SharedBytes?
+        if memoryBudget > 0, file.length <= min(largestInMemory, memoryBudget), let data = try? file.readAll(),
+            data.count == file.length
+        {
+            bytes = SharedBytes(data)
+        }
+        remember(sha256, Entry(path: path, bytes: bytes))
+        return response(bytes.map { .shared($0) } ?? .file(file), sha256: sha256, request: request)
+    }
+
+    private func remember(_ sha256: String, _ entry: Entry) {
+        let size = entry.bytes?.count ?? 0
+        state.withLock { state in
+            if state.entries[sha256] != nil { return }
+            if state.entries.count >= capacity || state.bytesInMemory + size > memoryBudget {
+                state.entries.removeAll(keepingCapacity: true)
+                state.bytesInMemory = 0
+            }
+            state.entries[sha256] = entry
+            state.bytesInMemory += size
+        }
+    }
+
+    /// Forgets a remembered digest whose file is gone; returns the 404 to throw.
+    private func forget(_ sha256: String) -> ServiceError {
+        state.withLock { state in
+            if let entry = state.entries.removeValue(forKey: sha256) { state.bytesInMemory -= entry.bytes?.count ?? 0 }
+        }
+        return ServiceError.notFound("The artifact")
+    }
+
+    /// 200 with `body`, or 304 when `If-None-Match` names the digest; the same validators and headers on both.
+    private func response(_ body: ResponseBody, sha256: String, request: Request) -> Response {
+        let etag = "\"\(sha256)\""
+        var headers: HTTPHeaders = [
+            "Content-Security-Policy": "sandbox", "ETag": etag, "Cache-Control": Self.cacheControl,
+            "X-Content-Type-Options": "nosniff",
+        ]
+        if let condition = request.headers["If-None-Match"], StaticFiles.matches(ifNoneMatch: condition, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add("Content-Type", kind.mediaType)
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}
