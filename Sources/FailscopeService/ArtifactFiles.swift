@@ -35,6 +35,8 @@ final class ArtifactFiles: Sendable {
     private struct Entry {
         let path: String
         let bytes: SharedBytes?
+        /// The 200 response's header fields, built once.
+        let headers: HTTPHeaders
     }
     private struct State {
         var entries: [String: Entry] = [:]
@@ -61,17 +63,17 @@ final class ArtifactFiles: Sendable {
     /// - Throws: ``ServiceError`` 404 as described above; a store error (500) if SQLite fails.
     func respond(to request: Request) throws -> Response {
         let sha256 = try request.parameter("sha256")
-        guard SHA256.isValidHex(sha256) else { throw ServiceError.notFound("The artifact") }
+        // Only digests the store confirmed are remembered, so a hit needs no further validation.
         if let entry = state.withLock({ $0.entries[sha256] }) {
             if let bytes = entry.bytes {
                 var info = stat()
                 guard stat(entry.path, &info) == 0 else { throw forget(sha256) }
-                return response(.shared(bytes), sha256: sha256, request: request)
+                return response(.shared(bytes), entry.headers, request: request)
             }
             guard let file = try? OpenFile(path: entry.path, noFollow: true) else { throw forget(sha256) }
-            return response(.file(file), sha256: sha256, request: request)
+            return response(.file(file), entry.headers, request: request)
         }
-        guard let artifact = try store.artifact(sha256: sha256), artifact.kind == kind else {
+        guard SHA256.isValidHex(sha256), let artifact = try store.artifact(sha256: sha256), artifact.kind == kind else {
             throw ServiceError.notFound("The artifact")
         }
         let path = store.artifacts.fileURL(sha256: sha256).path
@@ -82,8 +84,12 @@ final class ArtifactFiles: Sendable {
         {
             bytes = SharedBytes(data)
         }
-        remember(sha256, Entry(path: path, bytes: bytes))
-        return response(bytes.map { .shared($0) } ?? .file(file), sha256: sha256, request: request)
+        let headers: HTTPHeaders = [
+            "Content-Type": kind.mediaType, "ETag": "\"\(sha256)\"", "Cache-Control": Self.cacheControl,
+            "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox",
+        ]
+        remember(sha256, Entry(path: path, bytes: bytes, headers: headers))
+        return response(bytes.map { .shared($0) } ?? .file(file), headers, request: request)
     }
 
     private func remember(_ sha256: String, _ entry: Entry) {
@@ -107,17 +113,16 @@ final class ArtifactFiles: Sendable {
         return ServiceError.notFound("The artifact")
     }
 
-    /// 200 with `body`, or 304 when `If-None-Match` names the digest; the same validators and headers on both.
-    private func response(_ body: ResponseBody, sha256: String, request: Request) -> Response {
-        let etag = "\"\(sha256)\""
-        var headers: HTTPHeaders = [
-            "Content-Security-Policy": "sandbox", "ETag": etag, "Cache-Control": Self.cacheControl,
-            "X-Content-Type-Options": "nosniff",
-        ]
-        if let condition = request.headers["If-None-Match"], StaticFiles.matches(ifNoneMatch: condition, etag: etag) {
-            return Response(status: .notModified, headers: headers)
+    /// 200 with `body` and `headers`, or 304 with the same validators (no `Content-Type`) when `If-None-Match`
+    /// names the digest.
+    private func response(_ body: ResponseBody, _ headers: HTTPHeaders, request: Request) -> Response {
+        if let condition = request.headers["If-None-Match"], let etag = headers["ETag"],
+            StaticFiles.matches(ifNoneMatch: condition, etag: etag)
+        {
+            var validators = headers
+            validators.remove("Content-Type")
+            return Response(status: .notModified, headers: validators)
         }
-        headers.add("Content-Type", kind.mediaType)
         return Response(status: .ok, headers: headers, body: body)
     }
 }

@@ -17,6 +17,7 @@ struct SuspendedConnection: @unchecked Sendable {
 /// response; counts requests in flight for a graceful shutdown. Shared by all worker threads.
 final class Dispatcher: Sendable {
     let router: Router
+    let resolutions = ResolutionCache()
     let configuration: HTTPServerConfiguration
     let inFlight = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
@@ -128,7 +129,7 @@ final class Dispatcher: Sendable {
         let id = RequestID.accept(headers["X-Request-Id"]) ?? RequestID.make()
         let resolution =
             Self.oversize(uriBytes: path.utf8.count + query.rawBytes, headers: headers, configuration)
-            .map { Router.Resolution.error($0) } ?? router.resolve(method: method, path: path)
+            .map { Router.Resolution.error($0) } ?? resolutions.resolve(router, method: method, path: path)
         let exchange = Exchange(
             start: start, method: method, path: path, query: query.parameters, headers: headers, id: id,
             peer: PeerAddress(fs_mhd_client_address(connection)), resolution: resolution)

@@ -115,6 +115,9 @@ public struct Router: Responder {
         case error(HTTPStatusError)
     }
 
+    private static let invalidPath = Resolution.error(
+        .badRequest("The path is not a valid, normalized URL path.", code: "invalid_path"))
+
     /// Finds the route for `method` and the raw `path` (percent-encoded, no query).
     func resolve(method: HTTPMethod, path: String) -> Resolution {
         guard path.hasPrefix("/") else {
@@ -122,13 +125,18 @@ public struct Router: Responder {
         }
         let raw = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .map { Substring($0) }
-        var decoded: [String] = []
+        var decoded: [Substring] = []
         decoded.reserveCapacity(raw.count)
         for segment in raw {
-            guard let text = PercentDecoding.decodePath(segment), !text.utf8.contains(0), text != ".", text != ".."
-            else {
-                return .error(.badRequest("The path is not a valid, normalized URL path.", code: "invalid_path"))
+            // Segments without an escape are their own decoding (no copy).
+            let text: Substring
+            if segment.utf8.contains(UInt8(ascii: "%")) {
+                guard let decodedText = PercentDecoding.decodePath(segment) else { return Self.invalidPath }
+                text = Substring(decodedText)
+            } else {
+                text = segment
             }
+            guard !text.utf8.contains(0), text != ".", text != ".." else { return Self.invalidPath }
             decoded.append(text)
         }
         var allowed: [HTTPMethod] = []
