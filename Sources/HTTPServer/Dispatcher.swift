@@ -216,7 +216,8 @@ final class Dispatcher: Sendable {
         guard let native else { return MHD_Result.NO }
         defer { MHD_destroy_response(native) }
         for (name, value) in response.headers where !Self.transportOwned(name) {
-            _ = MHD_add_response_header(native, name, value)
+            // withCString keeps short (inline) strings on the stack; the implicit conversion allocated for them.
+            _ = name.withCString { name in value.withCString { MHD_add_response_header(native, name, $0) } }
         }
         if draining.load(ordering: .relaxed) { _ = MHD_add_response_header(native, "Connection", "close") }
         return MHD_queue_response(connection, UInt32(response.status.code), native)
