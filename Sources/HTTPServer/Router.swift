@@ -10,6 +10,9 @@ import Foundation
 ///   `..` segment → 400 `invalid_path` (no route ever sees a dot segment).
 /// - The first route (in the order added) whose pattern matches the path and whose method matches wins; a `HEAD`
 ///   request uses the `GET` route of its path when there is no `HEAD` route, and its response body is dropped.
+/// - Catch-all routes (a `{name...}` rest parameter) only see paths that no other route matches: a path claimed
+///   by `POST /api/v1/runs/{runId}/finish` answers `GET` with 405 (`Allow: POST`), not with the `GET /{path...}`
+///   static files, so `Allow` lists what the path really offers.
 /// - A path that matches only under other methods → 405 `method_not_allowed` with `Allow`; no match → 404
 ///   `not_found`.
 /// - A thrown ``HTTPError`` → its status and JSON body; any other error → 500 `internal_error` with a generic
@@ -139,16 +142,29 @@ public struct Router: Responder {
             guard !text.utf8.contains(0), text != ".", text != ".." else { return Self.invalidPath }
             decoded.append(text)
         }
+        // Routes without a rest parameter first; catch-alls (`{name...}`) only for paths none of them matches.
+        for catchAll in [false, true] {
+            if let resolution = resolve(method: method, path: path, raw: raw, decoded: decoded, catchAll: catchAll) {
+                return resolution
+            }
+        }
+        return .error(.notFound("No route for \(method) \(LogSanitizer.clip(path))."))
+    }
+
+    /// Routing among the routes with (`catchAll`) or without a rest parameter; `nil` when none matches the path.
+    private func resolve(method: HTTPMethod, path: String, raw: [Substring], decoded: [Substring], catchAll: Bool)
+        -> Resolution?
+    {
         var allowed: [HTTPMethod] = []
         var getRoute: (Route, [String: String])?
-        for route in routes {
+        for route in routes where route.pattern.hasRest == catchAll {
             guard let parameters = route.pattern.match(raw: raw, decoded: decoded) else { continue }
             if route.method == method { return .route(route, parameters: parameters) }
             if method == .HEAD, route.method == .GET, getRoute == nil { getRoute = (route, parameters) }
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }
         if let (route, parameters) = getRoute { return .route(route, parameters: parameters) }
-        if allowed.isEmpty { return .error(.notFound("No route for \(method) \(LogSanitizer.clip(path)).")) }
+        if allowed.isEmpty { return nil }
         if allowed.contains(.GET), !allowed.contains(.HEAD) {
             allowed.insert(.HEAD, at: allowed.firstIndex(of: .GET)! + 1)
         }
