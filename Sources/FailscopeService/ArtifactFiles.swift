@@ -17,8 +17,9 @@ import Synchronization
 /// kind, and the file exists) and remembers the file's path and, within ``memoryBudget``, its bytes. Later
 /// requests skip SQLite; remembered bytes are sent from memory (header and body in one `sendmsg`, no file
 /// opened), others are opened and sent with `sendfile`. This is safe because an artifact never changes once
-/// stored (its name is the hash of its bytes). Each hit still checks that the file exists (one `stat`), so an
-/// artifact that retention deleted is forgotten and answered 404 at once. At most ``capacity`` digests and
+/// stored (its name is the hash of its bytes). An artifact retention deleted is forgotten and answered 404: a
+/// file sent from disk fails to open at once; one sent from memory is checked (`stat`) when it was last seen
+/// more than a second ago, so it may be served for up to a second after its deletion. At most ``capacity`` digests and
 /// ``memoryBudget`` bytes are remembered; when either is full, everything is forgotten and refills from the store.
 final class ArtifactFiles: Sendable {
     static let cacheControl = "public, max-age=31536000, immutable"
@@ -32,11 +33,20 @@ final class ArtifactFiles: Sendable {
     /// Largest artifact kept in memory.
     let largestInMemory: Int
 
-    private struct Entry {
+    private final class Entry: Sendable {
         let path: String
         let bytes: SharedBytes?
         /// The 200 response's header fields, built once.
         let headers: HTTPHeaders
+        /// When the file was last seen to exist (monotonic nanoseconds).
+        let seen: Atomic<UInt64>
+
+        init(path: String, bytes: SharedBytes?, headers: HTTPHeaders, seen: UInt64) {
+            self.path = path
+            self.bytes = bytes
+            self.headers = headers
+            self.seen = Atomic(seen)
+        }
     }
     private struct State {
         var entries: [String: Entry] = [:]
@@ -66,8 +76,12 @@ final class ArtifactFiles: Sendable {
         // Only digests the store confirmed are remembered, so a hit needs no further validation.
         if let entry = state.withLock({ $0.entries[sha256] }) {
             if let bytes = entry.bytes {
-                var info = stat()
-                guard stat(entry.path, &info) == 0 else { throw forget(sha256) }
+                let now = Self.monotonicNanoseconds()
+                if now &- entry.seen.load(ordering: .relaxed) > Self.recheckNanoseconds {
+                    var info = stat()
+                    guard stat(entry.path, &info) == 0 else { throw forget(sha256) }
+                    entry.seen.store(now, ordering: .relaxed)
+                }
                 return response(.shared(bytes), entry.headers, request: request)
             }
             guard let file = try? OpenFile(path: entry.path, noFollow: true) else { throw forget(sha256) }
@@ -88,8 +102,17 @@ final class ArtifactFiles: Sendable {
             "Content-Type": kind.mediaType, "ETag": "\"\(sha256)\"", "Cache-Control": Self.cacheControl,
             "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox",
         ]
-        remember(sha256, Entry(path: path, bytes: bytes, headers: headers))
+        remember(sha256, Entry(path: path, bytes: bytes, headers: headers, seen: Self.monotonicNanoseconds()))
         return response(bytes.map { .shared($0) } ?? .file(file), headers, request: request)
+    }
+
+    /// How long a file sent from memory is trusted to still exist before it is checked again: 1 s.
+    static let recheckNanoseconds: UInt64 = 1_000_000_000
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     private func remember(_ sha256: String, _ entry: Entry) {
