@@ -14,9 +14,10 @@ import Synchronization
 /// `not_found` for anything else (a malformed name, an unknown digest, the other kind, a deleted file).
 ///
 /// Hot path: the first request for a digest asks the store (one SQLite read: the row exists and has this
-/// kind, and the file exists) and remembers the file's path and, within ``memoryBudget``, its bytes. Later
-/// requests skip SQLite; remembered bytes are sent from memory (header and body in one `sendmsg`, no file
-/// opened), others are opened and sent with `sendfile`. This is safe because an artifact never changes once
+/// kind, and the file exists) and remembers the file's path and, within ``memoryBudget``, its bytes as a
+/// ``PreparedResponse``. Later requests skip SQLite; remembered bytes are sent from memory by one shared
+/// libmicrohttpd response (header and body in one `sendmsg`, no file opened, nothing allocated; without
+/// `X-Request-Id`), others are opened and sent with `sendfile`. This is safe because an artifact never changes once
 /// stored (its name is the hash of its bytes). An artifact retention deleted is forgotten and answered 404: a
 /// file sent from disk fails to open at once; one sent from memory is checked (`stat`) when it was last seen
 /// more than a second ago, so it may be served for up to a second after its deletion. At most ``capacity`` digests and
@@ -35,16 +36,17 @@ final class ArtifactFiles: Sendable {
 
     private final class Entry: Sendable {
         let path: String
-        let bytes: SharedBytes?
         /// The 200 response's header fields, built once.
         let headers: HTTPHeaders
+        /// The whole 200 response when the bytes are kept in memory (one libmicrohttpd object for every request).
+        let prepared: PreparedResponse?
         /// When the file was last seen to exist (monotonic nanoseconds).
         let seen: Atomic<UInt64>
 
-        init(path: String, bytes: SharedBytes?, headers: HTTPHeaders, seen: UInt64) {
+        init(path: String, headers: HTTPHeaders, bytes: SharedBytes?, seen: UInt64) {
             self.path = path
-            self.bytes = bytes
             self.headers = headers
+            self.prepared = bytes.map { PreparedResponse(headers: headers, body: $0) }
             self.seen = Atomic(seen)
         }
     }
@@ -75,17 +77,17 @@ final class ArtifactFiles: Sendable {
         let sha256 = try request.parameter("sha256")
         // Only digests the store confirmed are remembered, so a hit needs no further validation.
         if let entry = state.withLock({ $0.entries[sha256] }) {
-            if let bytes = entry.bytes {
+            if let prepared = entry.prepared {
                 let now = Self.monotonicNanoseconds()
                 if now &- entry.seen.load(ordering: .relaxed) > Self.recheckNanoseconds {
                     var info = stat()
                     guard stat(entry.path, &info) == 0 else { throw forget(sha256) }
                     entry.seen.store(now, ordering: .relaxed)
                 }
-                return response(.shared(bytes), entry.headers, request: request)
+                return notModified(entry.headers, request) ?? Response(prepared: prepared)
             }
             guard let file = try? OpenFile(path: entry.path, noFollow: true) else { throw forget(sha256) }
-            return response(.file(file), entry.headers, request: request)
+            return notModified(entry.headers, request) ?? Response(status: .ok, headers: entry.headers, body: .file(file))
         }
         guard SHA256.isValidHex(sha256), let artifact = try store.artifact(sha256: sha256), artifact.kind == kind else {
             throw ServiceError.notFound("The artifact")
@@ -102,8 +104,10 @@ final class ArtifactFiles: Sendable {
             "Content-Type": kind.mediaType, "ETag": "\"\(sha256)\"", "Cache-Control": Self.cacheControl,
             "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox",
         ]
-        remember(sha256, Entry(path: path, bytes: bytes, headers: headers, seen: Self.monotonicNanoseconds()))
-        return response(bytes.map { .shared($0) } ?? .file(file), headers, request: request)
+        let entry = Entry(path: path, headers: headers, bytes: bytes, seen: Self.monotonicNanoseconds())
+        remember(sha256, entry)
+        if let response = notModified(headers, request) { return response }
+        return entry.prepared.map(Response.init(prepared:)) ?? Response(status: .ok, headers: headers, body: .file(file))
     }
 
     /// How long a file sent from memory is trusted to still exist before it is checked again: 1 s.
@@ -116,7 +120,7 @@ final class ArtifactFiles: Sendable {
     }
 
     private func remember(_ sha256: String, _ entry: Entry) {
-        let size = entry.bytes?.count ?? 0
+        let size = entry.prepared?.body.count ?? 0
         state.withLock { state in
             if state.entries[sha256] != nil { return }
             if state.entries.count >= capacity || state.bytesInMemory + size > memoryBudget {
@@ -131,21 +135,21 @@ final class ArtifactFiles: Sendable {
     /// Forgets a remembered digest whose file is gone; returns the 404 to throw.
     private func forget(_ sha256: String) -> ServiceError {
         state.withLock { state in
-            if let entry = state.entries.removeValue(forKey: sha256) { state.bytesInMemory -= entry.bytes?.count ?? 0 }
+            if let entry = state.entries.removeValue(forKey: sha256) {
+                state.bytesInMemory -= entry.prepared?.body.count ?? 0
+            }
         }
         return ServiceError.notFound("The artifact")
     }
 
-    /// 200 with `body` and `headers`, or 304 with the same validators (no `Content-Type`) when `If-None-Match`
-    /// names the digest.
-    private func response(_ body: ResponseBody, _ headers: HTTPHeaders, request: Request) -> Response {
-        if let condition = request.headers["If-None-Match"], let etag = headers["ETag"],
+    /// 304 with the validators of `headers` (no `Content-Type`) when the request's `If-None-Match` names the
+    /// digest, else `nil`.
+    private func notModified(_ headers: HTTPHeaders, _ request: Request) -> Response? {
+        guard let condition = request.headers["If-None-Match"], let etag = headers["ETag"],
             StaticFiles.matches(ifNoneMatch: condition, etag: etag)
-        {
-            var validators = headers
-            validators.remove("Content-Type")
-            return Response(status: .notModified, headers: validators)
-        }
-        return Response(status: .ok, headers: headers, body: body)
+        else { return nil }
+        var validators = headers
+        validators.remove("Content-Type")
+        return Response(status: .notModified, headers: validators)
     }
 }

@@ -191,6 +191,11 @@ final class Dispatcher: Sendable {
     /// Turns a finished ``Response`` into a libmicrohttpd response and queues it.
     private func queue(_ exchange: Exchange, _ response: Response, _ connection: OpaquePointer) -> MHD_Result {
         exchange.answered = true
+        let draining = self.draining.load(ordering: .relaxed)
+        if case .prepared(let prepared) = response.body, !draining {
+            guard let native = prepared.nativeResponse() else { return MHD_Result.NO }
+            return MHD_queue_response(connection, UInt32(prepared.status.code), native)
+        }
         let native: OpaquePointer?
         switch response.body {
         case .empty:
@@ -208,32 +213,19 @@ final class Dispatcher: Sendable {
                 ? MHD_create_response_from_fd_at_offset64(UInt64(file.length), descriptor, UInt64(file.offset)) : nil
             if native == nil, descriptor >= 0 { close(descriptor) }
         case .shared(let bytes):
-            let retained = Unmanaged.passRetained(bytes)
-            native = MHD_create_response_from_buffer_with_free_callback_cls(
-                bytes.count, bytes.baseAddress, releaseSharedBytes, retained.toOpaque())
-            if native == nil { retained.release() }
+            native = makeNativeResponse(bytes, headers: [:], headerFilter: { _ in false })
+        case .prepared(let prepared):
+            native = makeNativeResponse(prepared.body, headers: [:], headerFilter: { _ in false })
         }
         guard let native else { return MHD_Result.NO }
         defer { MHD_destroy_response(native) }
-        for (name, value) in response.headers where !Self.transportOwned(name) {
+        for (name, value) in response.headers where handlerSetsField(name) {
             // withCString keeps short (inline) strings on the stack; the implicit conversion allocated for them.
             _ = name.withCString { name in value.withCString { MHD_add_response_header(native, name, $0) } }
         }
-        if draining.load(ordering: .relaxed) { _ = MHD_add_response_header(native, "Connection", "close") }
+        if draining { _ = MHD_add_response_header(native, "Connection", "close") }
         return MHD_queue_response(connection, UInt32(response.status.code), native)
     }
-
-    /// Header fields the transport writes itself.
-    private static func transportOwned(_ name: String) -> Bool {
-        HTTPHeaders.equalNames(name, "Content-Length") || HTTPHeaders.equalNames(name, "Transfer-Encoding")
-            || HTTPHeaders.equalNames(name, "Date")
-    }
-}
-
-/// libmicrohttpd's free callback for a ``ResponseBody/shared(_:)`` body: drops the reference the response held.
-private let releaseSharedBytes: MHD_ContentReaderFreeCallback = { cls in
-    guard let cls else { return }
-    Unmanaged<SharedBytes>.fromOpaque(cls).release()
 }
 
 private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in

@@ -15,6 +15,11 @@ public struct Response: Sendable {
         self.body = body
     }
 
+    /// The response `prepared` stands for: its status, its header fields and its body (see ``PreparedResponse``).
+    public init(prepared: PreparedResponse) {
+        self.init(status: prepared.status, headers: prepared.headers, body: .prepared(prepared))
+    }
+
     /// A response whose body is `bytes`, with `Content-Type: contentType`.
     public static func bytes(
         _ bytes: Data, contentType: String, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]
@@ -57,6 +62,7 @@ public struct Response: Sendable {
         case .bytes(let data): data.count
         case .file(let file): file.length
         case .shared(let bytes): bytes.count
+        case .prepared(let prepared): prepared.body.count
         }
     }
 
@@ -67,6 +73,7 @@ public struct Response: Sendable {
         case .bytes(let data): data
         case .file(let file): try file.readAll()
         case .shared(let bytes): bytes.data
+        case .prepared(let prepared): prepared.body.data
         }
     }
 
@@ -87,6 +94,8 @@ public enum ResponseBody: Sendable {
     /// Immutable bytes shared by many responses (a cache entry): the transport sends them without copying,
     /// header and body in one `sendmsg(2)`, and keeps them alive until libmicrohttpd is done with them.
     case shared(SharedBytes)
+    /// The body of a ``PreparedResponse``, whose status and fixed header fields the transport sends as they are.
+    case prepared(PreparedResponse)
 }
 
 /// An immutable byte buffer that many responses may send at once without copying it (for example a cached file).

@@ -17,7 +17,8 @@ import Foundation
 ///   `not_found`.
 /// - A thrown ``HTTPError`` → its status and JSON body; any other error → 500 `internal_error` with a generic
 ///   message (the error is recorded in the access log entry, never sent).
-/// - Every response gets `X-Request-Id: <request.id>`; every request gets one ``AccessLogEntry``.
+/// - Every response gets `X-Request-Id: <request.id>` (except a ``PreparedResponse``, whose fields are fixed);
+///   every request gets one ``AccessLogEntry``.
 public struct Router: Responder {
     /// The default per-route body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
@@ -235,7 +236,8 @@ public struct Router: Responder {
         start: UInt64
     ) -> Response {
         var response = response
-        response.headers["X-Request-Id"] = id
+        // A prepared response's fields are fixed (the transport sends one shared object); its id is in the log.
+        if case .prepared = response.body {} else { response.headers["X-Request-Id"] = id }
         accessLog.record(
             AccessLogEntry(
                 method: method, path: path, route: route, status: response.status.code,

@@ -25,11 +25,13 @@ final class ArtifactFilesTests: XCTestCase {
             XCTAssertEqual(response.headers["Cache-Control"], "public, max-age=31536000, immutable")
             XCTAssertEqual(response.headers["X-Content-Type-Options"], "nosniff")
             XCTAssertEqual(response.headers["Content-Security-Policy"], "sandbox")
-            guard case .shared(let bytes) = response.body else {
-                return XCTFail("expected the bytes from memory, got \(response.body)")
+            guard case .prepared(let prepared) = response.body else {
+                return XCTFail("expected the prepared response from memory, got \(response.body)")
             }
-            XCTAssertEqual(bytes.count, png.count)
+            XCTAssertEqual(prepared.body.count, png.count)
         }
+        guard case .prepared(let first) = first.body, case .prepared(let second) = second.body else { return }
+        XCTAssertTrue(first === second, "one prepared response for every request")
         let revalidated = await service.send(
             .GET, "/artifacts/\(sha).png", token: nil, headers: ["If-None-Match": "W/\"\(sha)\""])
         XCTAssertEqual(revalidated.status, .notModified)

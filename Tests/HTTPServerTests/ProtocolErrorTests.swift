@@ -16,6 +16,9 @@ final class ProtocolErrorTests: XCTestCase {
         router.get("/picture") { _ in
             Response(status: .ok, headers: ["Content-Type": "image/png"], body: .shared(shared))
         }
+        let prepared = PreparedResponse(
+            headers: ["Content-Type": "image/png", "ETag": "\"p1\"", "Content-Length": "1"], body: shared)
+        router.get("/prepared") { _ in Response(prepared: prepared) }
         server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
     }
 
@@ -80,6 +83,26 @@ final class ProtocolErrorTests: XCTestCase {
         let head = try client.request("HEAD", "/picture")
         XCTAssertEqual(head.header("Content-Length"), "\(picture.count)")
         XCTAssertEqual(try client.request("GET", "/hello").text, "hello")
+    }
+
+    func testAPreparedResponseIsOneObjectSentWholeOnEveryConnection() throws {
+        let clients = try (0..<3).map { _ in try RawHTTPClient(port: server.port) }
+        for _ in 0..<2 {
+            for client in clients {
+                let reply = try client.request("GET", "/prepared")
+                XCTAssertEqual(reply.status, 200)
+                XCTAssertEqual(reply.body, picture)
+                XCTAssertEqual(reply.header("ETag"), "\"p1\"")
+                XCTAssertEqual(reply.header("Content-Length"), "\(picture.count)", "the transport's own length wins")
+                XCTAssertNil(reply.header("X-Request-Id"), "fixed fields: the id is only in the log")
+            }
+        }
+        let head = try clients[0].request("HEAD", "/prepared")
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.header("Content-Length"), "\(picture.count)")
+        XCTAssertEqual(try clients[0].request("GET", "/hello").text, "hello")
+        XCTAssertEqual(log.entries.filter { $0.path == "/prepared" }.count, 7)
+        XCTAssertEqual(Set(log.entries.map(\.requestID)).count, log.entries.count)
     }
 
     /// What libmicrohttpd 0.9.75 answers before our handler runs, with its own HTML page (it offers no hook to
