@@ -42,6 +42,12 @@ static inline uint16_t fs_mhd_bound_port(struct MHD_Daemon *daemon) {
     return info ? info->port : 0;
 }
 
+/* The daemon's listening socket, or -1. */
+static inline int fs_mhd_listen_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    return info ? (int)info->listen_fd : -1;
+}
+
 /* The peer address of a connection, or NULL. */
 static inline const struct sockaddr *fs_mhd_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =

@@ -87,7 +87,8 @@ final class ArtifactFiles: Sendable {
                 return notModified(entry.headers, request) ?? Response(prepared: prepared)
             }
             guard let file = try? OpenFile(path: entry.path, noFollow: true) else { throw forget(sha256) }
-            return notModified(entry.headers, request) ?? Response(status: .ok, headers: entry.headers, body: .file(file))
+            return notModified(entry.headers, request)
+                ?? Response(status: .ok, headers: entry.headers, body: .file(file))
         }
         guard SHA256.isValidHex(sha256), let artifact = try store.artifact(sha256: sha256), artifact.kind == kind else {
             throw ServiceError.notFound("The artifact")
@@ -107,7 +108,8 @@ final class ArtifactFiles: Sendable {
         let entry = Entry(path: path, headers: headers, bytes: bytes, seen: Self.monotonicNanoseconds())
         remember(sha256, entry)
         if let response = notModified(headers, request) { return response }
-        return entry.prepared.map(Response.init(prepared:)) ?? Response(status: .ok, headers: headers, body: .file(file))
+        return entry.prepared.map(Response.init(prepared:))
+            ?? Response(status: .ok, headers: headers, body: .file(file))
     }
 
     /// How long a file sent from memory is trusted to still exist before it is checked again: 1 s.

@@ -15,7 +15,7 @@ import Synchronization
 /// connection is suspended (`MHD_suspend_connection`), and the worker goes on serving other connections.
 /// Responses are queued on the handler's *second* call for a request so keep-alive stays on (PLATFORM-NOTES).
 ///
-/// Life cycle: `init` binds and starts serving; ``shutdown()`` stops accepting (`MHD_quiesce_daemon`), lets
+/// Life cycle: `init` binds and starts serving; ``shutdown()`` stops accepting (new connections are refused), lets
 /// in-flight requests finish (up to the grace period; their responses say `Connection: close`), then stops the
 /// daemon. The server keeps itself alive until shut down. ``waitUntilStopped()`` blocks until then, for a `serve`
 /// command's main thread; ``ShutdownSignals`` turns SIGINT/SIGTERM into a shutdown.
@@ -118,10 +118,7 @@ public final class HTTPServer: Sendable {
         }
         let dispatcher = self.dispatcher.takeUnretainedValue()
         dispatcher.draining.store(true, ordering: .sequentiallyConsistent)
-        // libmicrohttpd stops polling the listening socket and hands it back; closing it now makes new
-        // connections fail at once instead of waiting in the kernel's backlog.
-        let listenSocket = MHD_quiesce_daemon(daemon)
-        if listenSocket >= 0 { close(listenSocket) }
+        Self.stopListening(daemon)
         let grace = gracePeriod ?? configuration.shutdownGracePeriod
         let deadline = DispatchTime.now() + .nanoseconds(Int(max(0, grace) * 1e9))
         while dispatcher.inFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now() < deadline {
@@ -131,6 +128,21 @@ public final class HTTPServer: Sendable {
         self.dispatcher.release()
         phase.withLock { $0 = .stopped }
         stopped.leave()
+    }
+
+    /// Makes new connections fail at once (instead of waiting in the kernel's backlog) while in-flight requests
+    /// finish. Not with `MHD_quiesce_daemon`: in libmicrohttpd 0.9.75 it races with the epoll worker threads, which
+    /// may remove the listening socket from their epoll sets at the same time, and the loser aborts the process
+    /// ("Failed to remove listen FD from epoll set", seen in this test suite under load). Instead the listening
+    /// socket's descriptor is replaced by an unbound socket (`dup2`): the kernel closes the listening socket, which
+    /// also drops it from every epoll set, and libmicrohttpd closes the placeholder when it stops.
+    private static func stopListening(_ daemon: OpaquePointer) {
+        let listenSocket = fs_mhd_listen_fd(daemon)
+        guard listenSocket >= 0 else { return }
+        let placeholder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard placeholder >= 0 else { return }
+        _ = dup2(placeholder, listenSocket)
+        close(placeholder)
     }
 
     /// Blocks until ``shutdown()`` has finished.

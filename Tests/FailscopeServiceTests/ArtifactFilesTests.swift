@@ -106,6 +106,7 @@ final class ArtifactFilesTests: XCTestCase {
             XCTAssertEqual(reply.headers["content-length"], "\(png.count)")
             XCTAssertEqual(reply.headers["etag"], "\"\(sha)\"")
         }
-        XCTAssertEqual(try XCTUnwrap(client.send("GET", "/artifacts/\(String(repeating: "0", count: 64)).png")).status, 404)
+        XCTAssertEqual(
+            try XCTUnwrap(client.send("GET", "/artifacts/\(String(repeating: "0", count: 64)).png")).status, 404)
     }
 }
