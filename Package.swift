@@ -57,7 +57,9 @@ let package = Package(
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
-        .executableTarget(name: "http-bench", dependencies: ["HTTPServer"]),  // scripts/bench/http.sh
+        .executableTarget(
+            name: "http-bench", dependencies: ["HTTPServer", "FailscopeService", "FailscopeStore", "FailscopeModel"]
+        ),  // scripts/bench/http.sh
         .target(
             name: "FailscopeService",
             dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]

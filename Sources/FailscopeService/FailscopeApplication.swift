@@ -45,8 +45,9 @@ public struct FailscopeApplication: Sendable {
         router.get("/api/v1/pages", flaky.pages)
         router.get("/api/v1/flaky", flaky.flaky)
 
-        router.get("/artifacts/{sha256}.png", handlers.artifactFile(.screenshot))
-        router.get("/artifacts/{sha256}.json", handlers.artifactFile(.elementTree))
+        let memory = configuration.artifactMemoryBytes
+        router.get("/artifacts/{sha256}.png", handlers.artifactFile(.screenshot, memoryBudget: memory))
+        router.get("/artifacts/{sha256}.json", handlers.artifactFile(.elementTree, memoryBudget: memory))
 
         router.get("/vendor/chart.js", DashboardAssets.chartJS())
         if let web = configuration.webDirectory {

@@ -172,21 +172,13 @@ struct Handlers: Sendable {
     // MARK: Artifact files
 
     /// `GET /artifacts/{sha256}.png|.json`: the stored bytes, immutable (content-addressed), with
-    /// `ETag` = the digest, `nosniff` and `Content-Security-Policy: sandbox`; 404 for anything else.
+    /// `ETag` = the digest, `nosniff` and `Content-Security-Policy: sandbox`; 404 for anything else
+    /// (``ArtifactFiles``, which remembers digests the store confirmed so hot screenshots skip SQLite).
     ///
     /// Open even when a read token is set: `<img>` cannot send a bearer token, and the names are 256-bit
     /// digests that only authorized API reads reveal.
-    func artifactFile(_ kind: ArtifactRef.Kind) -> Handler {
-        { [store] request in
-            let sha256 = try request.parameter("sha256")
-            guard SHA256.isValidHex(sha256), let artifact = try store.artifact(sha256: sha256), artifact.kind == kind
-            else { throw ServiceError.notFound("The artifact") }
-            let file = try OpenFile(path: store.artifacts.fileURL(sha256: sha256).path, noFollow: true)
-            return StaticFiles.fileResponse(
-                file, contentType: kind.mediaType, etag: "\"\(sha256)\"",
-                cacheControl: "public, max-age=31536000, immutable",
-                request: request, extraHeaders: ["Content-Security-Policy": "sandbox"])
-        }
+    func artifactFile(_ kind: ArtifactRef.Kind, memoryBudget: Int) -> Handler {
+        ArtifactFiles(store: store, kind: kind, memoryBudget: memoryBudget).respond
     }
 
     // MARK: Parameters

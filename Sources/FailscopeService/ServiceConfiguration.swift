@@ -17,11 +17,14 @@ public struct ServiceConfiguration: Sendable {
     public var maxArtifactBytes: Int
     /// Where access log lines go (standard error by default).
     public var accessLog: any AccessLog
+    /// Bytes of artifact files `GET /artifacts/…` keeps in memory, per kind (hot screenshots are sent from memory
+    /// in one `sendmsg` instead of being opened for `sendfile`); 0 serves every request from disk. Default 64 MiB.
+    public var artifactMemoryBytes: Int
 
     public init(
         uploadTokens: [String] = [], readToken: String? = nil, webDirectory: URL? = nil,
         maxRunBodyBytes: Int = 64 << 10, maxBatchBodyBytes: Int = 32 << 20, maxArtifactBytes: Int = 32 << 20,
-        accessLog: any AccessLog = StandardErrorAccessLog()
+        accessLog: any AccessLog = StandardErrorAccessLog(), artifactMemoryBytes: Int = 64 << 20
     ) {
         self.uploadTokens = uploadTokens
         self.readToken = readToken
@@ -30,5 +33,6 @@ public struct ServiceConfiguration: Sendable {
         self.maxBatchBodyBytes = maxBatchBodyBytes
         self.maxArtifactBytes = maxArtifactBytes
         self.accessLog = accessLog
+        self.artifactMemoryBytes = artifactMemoryBytes
     }
 }

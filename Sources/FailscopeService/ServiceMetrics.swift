@@ -27,6 +27,12 @@ public final class ServiceMetrics: AccessLog {
         var counts = [UInt64](repeating: 0, count: ServiceMetrics.buckets.count)
         var count: UInt64 = 0
         var sum: Double = 0
+
+        mutating func record(_ seconds: Double) {
+            for (index, bound) in ServiceMetrics.buckets.enumerated() where seconds <= bound { counts[index] += 1 }
+            count += 1
+            sum += seconds
+        }
     }
 
     private struct State {
@@ -47,11 +53,8 @@ public final class ServiceMetrics: AccessLog {
         state.withLock { state in
             state.requests[RequestKey(method: entry.method.rawValue, route: route, status: entry.status), default: 0] +=
                 1
-            var histogram = state.latency[route] ?? Histogram()
-            for (index, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
-            histogram.count += 1
-            histogram.sum += seconds
-            state.latency[route] = histogram
+            // Updated in place: copying the histogram out and back copied its bucket array on every request.
+            state.latency[route, default: Histogram()].record(seconds)
         }
     }
 

@@ -17,6 +17,7 @@ struct SuspendedConnection: @unchecked Sendable {
 /// response; counts requests in flight for a graceful shutdown. Shared by all worker threads.
 final class Dispatcher: Sendable {
     let router: Router
+    let resolutions = ResolutionCache()
     let configuration: HTTPServerConfiguration
     let inFlight = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
@@ -121,16 +122,41 @@ final class Dispatcher: Sendable {
         _ = withUnsafeMutablePointer(to: &headers) { pointer in
             MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
         }
-        var query = QueryParameters()
+        var query = QueryCollector()
         _ = withUnsafeMutablePointer(to: &query) { pointer in
             MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, collectQueryArgument, pointer)
         }
         let id = RequestID.accept(headers["X-Request-Id"]) ?? RequestID.make()
+        let resolution =
+            Self.oversize(uriBytes: path.utf8.count + query.rawBytes, headers: headers, configuration)
+            .map { Router.Resolution.error($0) } ?? resolutions.resolve(router, method: method, path: path)
         let exchange = Exchange(
-            start: start, method: method, path: path, query: query, headers: headers, id: id,
-            peer: PeerAddress(fs_mhd_client_address(connection)),
-            resolution: router.resolve(method: method, path: path))
+            start: start, method: method, path: path, query: query.parameters, headers: headers, id: id,
+            peer: PeerAddress(fs_mhd_client_address(connection)), resolution: resolution)
         return exchange
+    }
+
+    /// The JSON error for a request target or header block over the configured limits, or `nil`. These limits sit
+    /// below libmicrohttpd's own (its connection buffer), so such requests get the service's JSON error shape
+    /// instead of libmicrohttpd's HTML page.
+    static func oversize(uriBytes: Int, headers: HTTPHeaders, _ configuration: HTTPServerConfiguration)
+        -> HTTPStatusError?
+    {
+        if uriBytes > configuration.maxURIBytes {
+            return HTTPStatusError(
+                .uriTooLong, code: "uri_too_long",
+                message: "The request target is longer than \(configuration.maxURIBytes) bytes.")
+        }
+        var headerBytes = 0
+        for field in headers.fields { headerBytes += field.name.utf8.count + field.value.utf8.count + 4 }
+        if headers.count > configuration.maxHeaderCount || headerBytes > configuration.maxHeaderBytes {
+            return HTTPStatusError(
+                .requestHeaderFieldsTooLarge, code: "headers_too_large",
+                message:
+                    "The request header fields exceed \(configuration.maxHeaderBytes) bytes or "
+                    + "\(configuration.maxHeaderCount) fields.")
+        }
+        return nil
     }
 
     /// Answers at once when `Content-Length` already exceeds the route's limit (413), or a request that routing
@@ -165,6 +191,11 @@ final class Dispatcher: Sendable {
     /// Turns a finished ``Response`` into a libmicrohttpd response and queues it.
     private func queue(_ exchange: Exchange, _ response: Response, _ connection: OpaquePointer) -> MHD_Result {
         exchange.answered = true
+        let draining = self.draining.load(ordering: .relaxed)
+        if case .prepared(let prepared) = response.body, !draining {
+            guard let native = prepared.nativeResponse() else { return MHD_Result.NO }
+            return MHD_queue_response(connection, UInt32(prepared.status.code), native)
+        }
         let native: OpaquePointer?
         switch response.body {
         case .empty:
@@ -181,20 +212,19 @@ final class Dispatcher: Sendable {
                 descriptor >= 0
                 ? MHD_create_response_from_fd_at_offset64(UInt64(file.length), descriptor, UInt64(file.offset)) : nil
             if native == nil, descriptor >= 0 { close(descriptor) }
+        case .shared(let bytes):
+            native = makeNativeResponse(bytes, headers: [:], headerFilter: { _ in false })
+        case .prepared(let prepared):
+            native = makeNativeResponse(prepared.body, headers: [:], headerFilter: { _ in false })
         }
         guard let native else { return MHD_Result.NO }
         defer { MHD_destroy_response(native) }
-        for (name, value) in response.headers where !Self.transportOwned(name) {
-            _ = MHD_add_response_header(native, name, value)
+        for (name, value) in response.headers where handlerSetsField(name) {
+            // withCString keeps short (inline) strings on the stack; the implicit conversion allocated for them.
+            _ = name.withCString { name in value.withCString { MHD_add_response_header(native, name, $0) } }
         }
-        if draining.load(ordering: .relaxed) { _ = MHD_add_response_header(native, "Connection", "close") }
+        if draining { _ = MHD_add_response_header(native, "Connection", "close") }
         return MHD_queue_response(connection, UInt32(response.status.code), native)
-    }
-
-    /// Header fields the transport writes itself.
-    private static func transportOwned(_ name: String) -> Bool {
-        HTTPHeaders.equalNames(name, "Content-Length") || HTTPHeaders.equalNames(name, "Transfer-Encoding")
-            || HTTPHeaders.equalNames(name, "Date")
     }
 }
 
@@ -205,10 +235,20 @@ private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
     return MHD_Result.YES
 }
 
+/// The query parameters of a request and the bytes they took in the request target (still encoded: the server's
+/// unescape callback leaves them so).
+struct QueryCollector {
+    var parameters = QueryParameters()
+    var rawBytes = 0
+}
+
 private let collectQueryArgument: MHD_KeyValueIterator = { cls, _, key, value in
     guard let cls, let key else { return MHD_Result.YES }
-    cls.assumingMemoryBound(to: QueryParameters.self).pointee.add(
-        PercentDecoding.decodeForm(String(cString: key)),
-        value.map { PercentDecoding.decodeForm(String(cString: $0)) } ?? "")
+    let rawKey = String(cString: key)
+    let rawValue = value.map { String(cString: $0) }
+    let collector = cls.assumingMemoryBound(to: QueryCollector.self)
+    // "?" or "&", the key, "=" and the value.
+    collector.pointee.rawBytes += 1 + rawKey.utf8.count + (rawValue.map { 1 + $0.utf8.count } ?? 0)
+    collector.pointee.parameters.add(PercentDecoding.decodeForm(rawKey), rawValue.map(PercentDecoding.decodeForm) ?? "")
     return MHD_Result.YES
 }

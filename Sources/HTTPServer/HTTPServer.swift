@@ -13,16 +13,27 @@ import Synchronization
 /// libmicrohttpd 0.9.75 `MHD_quiesce_daemon` on an epoll daemon with its own threads races with the workers
 /// over removing the listening socket from their epoll sets, and the loser aborts the process with "Failed
 /// to remove listen FD from epoll set"; with poll the workers are told through their inter-thread channel).
-/// A request's headers
-/// are read, its body is collected in chunks (refused with 413 as soon as it exceeds the route's limit), then a
+/// A request's headers are read, its body is collected in chunks (refused with 413 as soon as it exceeds the route's limit), then a
 /// synchronous ``Handler`` runs directly on the worker thread; an ``AsyncHandler`` runs in a task while the
 /// connection is suspended (`MHD_suspend_connection`), and the worker goes on serving other connections.
 /// Responses are queued on the handler's *second* call for a request so keep-alive stays on (PLATFORM-NOTES).
 ///
-/// Life cycle: `init` binds and starts serving; ``shutdown()`` stops accepting (`MHD_quiesce_daemon`), lets
+/// Life cycle: `init` binds and starts serving; ``shutdown()`` stops accepting (`MHD_quiesce_daemon`; new
+/// connections are refused at once), lets
 /// in-flight requests finish (up to the grace period; their responses say `Connection: close`), then stops the
 /// daemon. The server keeps itself alive until shut down. ``waitUntilStopped()`` blocks until then, for a `serve`
 /// command's main thread; ``ShutdownSignals`` turns SIGINT/SIGTERM into a shutdown.
+///
+/// Error shape: every answer the handler gives is `{"error":{"code","message"}}`, including a request target
+/// over ``HTTPServerConfiguration/maxURIBytes`` (414 `uri_too_long`) and header fields over
+/// ``HTTPServerConfiguration/maxHeaderBytes`` or ``HTTPServerConfiguration/maxHeaderCount`` (431
+/// `headers_too_large`): those limits sit below libmicrohttpd's own so our handler answers first. What
+/// libmicrohttpd 0.9.75 refuses *before* calling the handler keeps its built-in HTML body, because 0.9.75 has no
+/// option or callback to replace it (its `transmit_error_response` queues a fixed string): a request line or
+/// header block that does not fit the connection buffer (414/431, or the connection is closed when not even the
+/// error fits), a malformed or oversized `Content-Length` (400/413), malformed chunked encoding or a chunk size
+/// too large (400/413), a syntactically broken request or header line (400), and an unsupported HTTP version
+/// (505). The access log never sees those requests.
 public final class HTTPServer: Sendable {
     /// The settings it was started with.
     public let configuration: HTTPServerConfiguration

@@ -23,11 +23,23 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionMemoryLimit: Int
     /// Seconds ``HTTPServer/shutdown()`` waits for in-flight requests before closing their connections. Default 10.
     public var shutdownGracePeriod: Double
+    /// Longest request target (path plus query, as sent) answered normally; longer ones get a JSON 414
+    /// `uri_too_long`. Keep it well below `connectionMemoryLimit`: a request line that does not fit
+    /// libmicrohttpd's buffer is refused by libmicrohttpd itself with its own HTML 414. Default 8 KiB.
+    public var maxURIBytes: Int
+    /// Most bytes of request header fields (each counted as `name: value` plus CRLF) answered normally; more get
+    /// a JSON 431 `headers_too_large`. Like ``maxURIBytes``, it must stay below what libmicrohttpd's buffer holds,
+    /// beyond which libmicrohttpd answers an HTML 431 itself. Default 8 KiB.
+    public var maxHeaderBytes: Int
+    /// Most request header fields answered normally; more get a JSON 431 `headers_too_large`. libmicrohttpd keeps
+    /// a record per field in the connection buffer (about 220 fit in 16 KiB), so this stays well below. Default 100.
+    public var maxHeaderCount: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
         connectionTimeout: Int = 30, requestTimeout: Double = 60, connectionLimit: Int = 1024,
-        connectionMemoryLimit: Int = 16 * 1024, shutdownGracePeriod: Double = 10
+        connectionMemoryLimit: Int = 16 * 1024, shutdownGracePeriod: Double = 10, maxURIBytes: Int = 8 * 1024,
+        maxHeaderBytes: Int = 8 * 1024, maxHeaderCount: Int = 100
     ) {
         self.host = host
         self.port = port
@@ -37,6 +49,9 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.connectionMemoryLimit = connectionMemoryLimit
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.maxURIBytes = maxURIBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
     }
 }
 

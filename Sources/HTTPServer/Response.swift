@@ -15,6 +15,11 @@ public struct Response: Sendable {
         self.body = body
     }
 
+    /// The response `prepared` stands for: its status, its header fields and its body (see ``PreparedResponse``).
+    public init(prepared: PreparedResponse) {
+        self.init(status: prepared.status, headers: prepared.headers, body: .prepared(prepared))
+    }
+
     /// A response whose body is `bytes`, with `Content-Type: contentType`.
     public static func bytes(
         _ bytes: Data, contentType: String, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]
@@ -56,6 +61,8 @@ public struct Response: Sendable {
         case .empty: 0
         case .bytes(let data): data.count
         case .file(let file): file.length
+        case .shared(let bytes): bytes.count
+        case .prepared(let prepared): prepared.body.count
         }
     }
 
@@ -65,6 +72,8 @@ public struct Response: Sendable {
         case .empty: Data()
         case .bytes(let data): data
         case .file(let file): try file.readAll()
+        case .shared(let bytes): bytes.data
+        case .prepared(let prepared): prepared.body.data
         }
     }
 
@@ -82,6 +91,35 @@ public enum ResponseBody: Sendable {
     case bytes(Data)
     /// A byte range of an open file; the transport sends it with `sendfile(2)` and closes the file.
     case file(OpenFile)
+    /// Immutable bytes shared by many responses (a cache entry): the transport sends them without copying,
+    /// header and body in one `sendmsg(2)`, and keeps them alive until libmicrohttpd is done with them.
+    case shared(SharedBytes)
+    /// The body of a ``PreparedResponse``, whose status and fixed header fields the transport sends as they are.
+    case prepared(PreparedResponse)
+}
+
+/// An immutable byte buffer that many responses may send at once without copying it (for example a cached file).
+public final class SharedBytes: Sendable {
+    private nonisolated(unsafe) let storage: UnsafeMutableRawBufferPointer
+    /// The number of bytes.
+    public let count: Int
+
+    /// Copies `data` once.
+    public init(_ data: Data) {
+        count = data.count
+        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        data.withUnsafeBytes { source in
+            if let base = source.baseAddress { storage.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+        }
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The first byte (valid while this object lives).
+    var baseAddress: UnsafeMutableRawPointer { storage.baseAddress! }
+
+    /// A copy of the bytes.
+    public var data: Data { Data(bytes: storage.baseAddress!, count: count) }
 }
 
 /// The JSON error body `{"error":{"code":"…","message":"…"}}`.

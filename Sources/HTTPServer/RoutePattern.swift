@@ -47,25 +47,45 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         self.segments = segments
     }
 
+    /// Whether the last segment is a `{name...}` rest parameter.
+    var hasRest: Bool {
+        if case .rest = segments.last { return true }
+        return false
+    }
+
     /// Matches the request path's segments: raw (percent-encoded) and decoded, index by index.
-    /// Returns the parameters, or `nil` if the path does not match.
-    func match(raw: [Substring], decoded: [String]) -> [String: String]? {
+    /// Returns the parameters, or `nil` if the path does not match. Checks the segment count and every literal
+    /// before building anything, so trying a route that does not match costs no allocation.
+    func match(raw: [Substring], decoded: [Substring]) -> [String: String]? {
+        let rest = hasRest
+        if rest ? decoded.count < segments.count - 1 : decoded.count != segments.count { return nil }
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .rest:
+                break
+            case .literal(let literal):
+                guard decoded[index] == literal else { return nil }
+            case .parameter(_, let prefix, let suffix):
+                let value = decoded[index].utf8
+                guard value.count > prefix.utf8.count + suffix.utf8.count, value.starts(with: prefix.utf8),
+                    value.reversed().starts(with: suffix.utf8.reversed())
+                else { return nil }
+            }
+        }
         var parameters: [String: String] = [:]
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .rest(let name):
                 parameters[name] = index < raw.count ? raw[index...].joined(separator: "/") : ""
-                return parameters
-            case .literal(let literal):
-                guard index < decoded.count, decoded[index] == literal else { return nil }
+            case .literal:
+                continue
             case .parameter(let name, let prefix, let suffix):
-                guard index < decoded.count else { return nil }
-                let value = decoded[index]
-                guard value.count > prefix.count + suffix.count, value.hasPrefix(prefix), value.hasSuffix(suffix)
-                else { return nil }
-                parameters[name] = String(value.dropFirst(prefix.count).dropLast(suffix.count))
+                let value = decoded[index].utf8
+                let start = value.index(value.startIndex, offsetBy: prefix.utf8.count)
+                let end = value.index(value.endIndex, offsetBy: -suffix.utf8.count)
+                parameters[name] = String(decoded[index][start..<end])
             }
         }
-        return segments.count == decoded.count ? parameters : nil
+        return parameters
     }
 }

@@ -10,11 +10,15 @@ import Foundation
 ///   `..` segment → 400 `invalid_path` (no route ever sees a dot segment).
 /// - The first route (in the order added) whose pattern matches the path and whose method matches wins; a `HEAD`
 ///   request uses the `GET` route of its path when there is no `HEAD` route, and its response body is dropped.
+/// - Catch-all routes (a `{name...}` rest parameter) only see paths that no other route matches: a path claimed
+///   by `POST /api/v1/runs/{runId}/finish` answers `GET` with 405 (`Allow: POST`), not with the `GET /{path...}`
+///   static files, so `Allow` lists what the path really offers.
 /// - A path that matches only under other methods → 405 `method_not_allowed` with `Allow`; no match → 404
 ///   `not_found`.
 /// - A thrown ``HTTPError`` → its status and JSON body; any other error → 500 `internal_error` with a generic
 ///   message (the error is recorded in the access log entry, never sent).
-/// - Every response gets `X-Request-Id: <request.id>`; every request gets one ``AccessLogEntry``.
+/// - Every response gets `X-Request-Id: <request.id>` (except a ``PreparedResponse``, whose fields are fixed);
+///   every request gets one ``AccessLogEntry``.
 public struct Router: Responder {
     /// The default per-route body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
@@ -115,6 +119,9 @@ public struct Router: Responder {
         case error(HTTPStatusError)
     }
 
+    private static let invalidPath = Resolution.error(
+        .badRequest("The path is not a valid, normalized URL path.", code: "invalid_path"))
+
     /// Finds the route for `method` and the raw `path` (percent-encoded, no query).
     func resolve(method: HTTPMethod, path: String) -> Resolution {
         guard path.hasPrefix("/") else {
@@ -122,25 +129,43 @@ public struct Router: Responder {
         }
         let raw = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .map { Substring($0) }
-        var decoded: [String] = []
+        var decoded: [Substring] = []
         decoded.reserveCapacity(raw.count)
         for segment in raw {
-            guard let text = PercentDecoding.decodePath(segment), !text.utf8.contains(0), text != ".", text != ".."
-            else {
-                return .error(.badRequest("The path is not a valid, normalized URL path.", code: "invalid_path"))
+            // Segments without an escape are their own decoding (no copy).
+            let text: Substring
+            if segment.utf8.contains(UInt8(ascii: "%")) {
+                guard let decodedText = PercentDecoding.decodePath(segment) else { return Self.invalidPath }
+                text = Substring(decodedText)
+            } else {
+                text = segment
             }
+            guard !text.utf8.contains(0), text != ".", text != ".." else { return Self.invalidPath }
             decoded.append(text)
         }
+        // Routes without a rest parameter first; catch-alls (`{name...}`) only for paths none of them matches.
+        for catchAll in [false, true] {
+            if let resolution = resolve(method: method, path: path, raw: raw, decoded: decoded, catchAll: catchAll) {
+                return resolution
+            }
+        }
+        return .error(.notFound("No route for \(method) \(LogSanitizer.clip(path))."))
+    }
+
+    /// Routing among the routes with (`catchAll`) or without a rest parameter; `nil` when none matches the path.
+    private func resolve(method: HTTPMethod, path: String, raw: [Substring], decoded: [Substring], catchAll: Bool)
+        -> Resolution?
+    {
         var allowed: [HTTPMethod] = []
         var getRoute: (Route, [String: String])?
-        for route in routes {
+        for route in routes where route.pattern.hasRest == catchAll {
             guard let parameters = route.pattern.match(raw: raw, decoded: decoded) else { continue }
             if route.method == method { return .route(route, parameters: parameters) }
             if method == .HEAD, route.method == .GET, getRoute == nil { getRoute = (route, parameters) }
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }
         if let (route, parameters) = getRoute { return .route(route, parameters: parameters) }
-        if allowed.isEmpty { return .error(.notFound("No route for \(method) \(LogSanitizer.clip(path)).")) }
+        if allowed.isEmpty { return nil }
         if allowed.contains(.GET), !allowed.contains(.HEAD) {
             allowed.insert(.HEAD, at: allowed.firstIndex(of: .GET)! + 1)
         }
@@ -211,7 +236,8 @@ public struct Router: Responder {
         start: UInt64
     ) -> Response {
         var response = response
-        response.headers["X-Request-Id"] = id
+        // A prepared response's fields are fixed (the transport sends one shared object); its id is in the log.
+        if case .prepared = response.body {} else { response.headers["X-Request-Id"] = id }
         accessLog.record(
             AccessLogEntry(
                 method: method, path: path, route: route, status: response.status.code,

@@ -1,0 +1,72 @@
+import CMicroHTTPD
+import Synchronization
+
+/// A complete 200-style response (status, header fields, shared body) for a hot, immutable resource: the transport
+/// builds one libmicrohttpd response object from it on first use and queues that same object on every connection
+/// that sends it (libmicrohttpd counts its references), so sending it again allocates nothing and copies nothing.
+///
+/// Its header fields are fixed, so it is sent without the per-request `X-Request-Id` (the access log line still
+/// carries the id). While the server drains for shutdown it is sent as an ordinary response instead, because
+/// those need `Connection: close`. Return it with ``Response/init(prepared:)``.
+public final class PreparedResponse: Sendable {
+    public let status: HTTPStatus
+    /// The header fields, without `Content-Length` and `Date` (the transport adds them).
+    public let headers: HTTPHeaders
+    public let body: SharedBytes
+    /// The libmicrohttpd response (`struct MHD_Response *`), made on first use; this object holds one reference.
+    private let native = Mutex<UnsafeMutableRawPointer?>(nil)
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders, body: SharedBytes) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    deinit {
+        if let native = native.withLock({ $0 }) { MHD_destroy_response(OpaquePointer(native)) }
+    }
+
+    /// The libmicrohttpd response, made once (its body keeps ``body`` alive until libmicrohttpd frees it).
+    func nativeResponse() -> OpaquePointer? {
+        let address = native.withLock { native -> UInt? in
+            if let native { return UInt(bitPattern: native) }
+            guard let made = makeNativeResponse(body, headers: headers, headerFilter: handlerSetsField) else {
+                return nil
+            }
+            native = UnsafeMutableRawPointer(made)
+            return UInt(bitPattern: native)
+        }
+        return address.flatMap { OpaquePointer(bitPattern: $0) }
+    }
+}
+
+/// A libmicrohttpd response over `bytes` (not copied; released when libmicrohttpd frees the response) with the
+/// header fields `headerFilter` accepts.
+func makeNativeResponse(_ bytes: SharedBytes, headers: HTTPHeaders, headerFilter: (String) -> Bool) -> OpaquePointer? {
+    let retained = Unmanaged.passRetained(bytes)
+    guard
+        let native = MHD_create_response_from_buffer_with_free_callback_cls(
+            bytes.count, bytes.baseAddress, releaseSharedBytes, retained.toOpaque())
+    else {
+        retained.release()
+        return nil
+    }
+    for (name, value) in headers where headerFilter(name) {
+        // withCString keeps short (inline) strings on the stack; the implicit conversion allocated for them.
+        _ = name.withCString { name in value.withCString { MHD_add_response_header(native, name, $0) } }
+    }
+    return native
+}
+
+/// Whether a header field from a handler is sent as is: `Content-Length`, `Transfer-Encoding` and `Date` are the
+/// transport's own.
+func handlerSetsField(_ name: String) -> Bool {
+    !(HTTPHeaders.equalNames(name, "Content-Length") || HTTPHeaders.equalNames(name, "Transfer-Encoding")
+        || HTTPHeaders.equalNames(name, "Date"))
+}
+
+/// libmicrohttpd's free callback for a shared body: drops the reference the response held.
+let releaseSharedBytes: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<SharedBytes>.fromOpaque(cls).release()
+}
