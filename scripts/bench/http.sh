@@ -7,7 +7,7 @@
 #      Content-Security-Policy: sandbox).
 #   2. tiny GET (informational): a 21-byte body from an in-memory route of HTTPServer alone, against a static
 #      file of the same size.
-# Fairness: both servers get THREADS workers (default 2: libmicrohttpd's epoll thread pool, nginx
+# Fairness: both servers get THREADS workers (default 2: libmicrohttpd's thread pool, each thread polling its connections, nginx
 # worker_processes), access logs off, keep-alive on (nginx keepalive_requests raised), the same wrk settings.
 # The machine is shared, so the servers are measured alternately for ROUNDS rounds and the medians are
 # reported, with each server's CPU time per request (user + system ticks from /proc/PID/stat, steadier than
@@ -162,8 +162,8 @@ row() {  # name ours_url ours_pid nginx_url goal ours_config
 }
 
 row "HTTP artifact GET /artifacts/{sha256}.png ($bytes B, keep-alive, $connections conns, median of $rounds)" \
-    "$ours_artifact" "$service_pid" "$nginx_artifact" ">= 1.0x" "failscope service, $threads epoll threads"
+    "$ours_artifact" "$service_pid" "$nginx_artifact" ">= 1.0x" "failscope service, $threads poll threads"
 row "HTTP tiny GET (21 B, keep-alive, $connections conns, median of $rounds)" \
     "http://127.0.0.1:$transport_port/tiny" "$transport_pid" "http://127.0.0.1:$nginx_port/files/tiny" \
-    "informational" "HTTPServer route, $threads epoll threads"
+    "informational" "HTTPServer route, $threads poll threads"
 cat "$work/wrk.log" >&2
