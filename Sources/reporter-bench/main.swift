@@ -13,7 +13,7 @@ import XCTest
 // 2. the capture cost of one failure: render + PNG encode + spool write of the screenshot and tree.
 
 let testCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1_000
-let rounds = 21
+let rounds = 31
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reporter-bench-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: scratch) }
 
