@@ -10,7 +10,8 @@ struct FlakyAnalysis {
     let db: Database
     let window: FlakyWindow
 
-    /// One (test, branch, device, page) with a failure in the window.
+    /// One (test, branch, device key, page) with a failure in the window: device `*` (all devices
+    /// together) without a device filter, else the filter's device.
     struct PageRow {
         var testID: String
         var branch: String
@@ -21,11 +22,53 @@ struct FlakyAnalysis {
         var suite: String
         var lastFailAt: Int64
         var lastResultID: Int64
-        /// Failures in the window and the first of them, when the query computed them (`withCounts`).
-        var windowFailures: Int?
+        /// Failures in the window.
+        var windowFailures: Int
+        /// The first failure in the window.
         var windowFirstFailAt: Int64?
+        /// Device `*`: the cumulative failures per device now and before the window (JSON objects).
+        var devicesNow: String?
+        var devicesBefore: String?
 
         var pageKey: PageKey { PageKey(page: page, suite: page.isEmpty ? suite : "") }
+
+        /// Failures in the window per device (devices without one left out).
+        func windowDevices() -> [(device: String, count: Int)] {
+            guard device == FlakySummaries.allDevices else { return windowFailures > 0 ? [(device, windowFailures)] : [] }
+            let before = FlakyAnalysis.deviceCounts(devicesBefore)
+            var counts: [(device: String, count: Int)] = []
+            // Both lists are sorted by device (the summaries write them so): a merge, no dictionary.
+            var position = 0
+            for (name, now) in FlakyAnalysis.deviceCounts(devicesNow) {
+                while position < before.count, FlakyAnalysis.precedes(before[position].device, name) { position += 1 }
+                let earlier = position < before.count && before[position].device == name ? before[position].count : 0
+                if now - earlier > 0 { counts.append((name, now - earlier)) }
+            }
+            return counts
+        }
+    }
+
+    /// A `devices` column (a JSON object of device names to integer counts, as `json_group_object` writes
+    /// it), sorted by device (byte order, as SQLite sorts); `[]` for `nil`. Parsed by hand (the page list
+    /// reads hundreds of them per query); anything else is left to `JSONSerialization`.
+    static func deviceCounts(_ json: String?) -> [(device: String, count: Int)] {
+        guard let json else { return [] }
+        var parser = DeviceCountsParser(json)
+        let counts: [(device: String, count: Int)]
+        if let parsed = parser.parse() {
+            counts = parsed
+        } else if let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
+            counts = object.compactMap { key, value in (value as? NSNumber).map { (key, $0.intValue) } }
+        } else {
+            return []
+        }
+        if zip(counts, counts.dropFirst()).allSatisfy({ precedes($0.device, $1.device) }) { return counts }
+        return counts.sorted { precedes($0.device, $1.device) }
+    }
+
+    /// SQLite's BINARY order of text: byte order of the UTF-8.
+    static func precedes(_ left: String, _ right: String) -> Bool {
+        left.utf8.lexicographicallyPrecedes(right.utf8)
     }
 
     /// A (test, branch) pair to classify, with its page rows in the window.
@@ -35,81 +78,61 @@ struct FlakyAnalysis {
         var rows: [PageRow]
     }
 
-    /// A candidate's newest results and the rules' verdict.
+    /// A candidate's verdict: its newest results in the window (newest first, each with the commit
+    /// `""` unless it is the newest result's) and the rules' classification.
     struct Evaluated {
         var recent: [FlakyClassifier.Outcome]
         var hasContradiction: Bool
         var classification: FlakyClassifier.Classification
     }
 
-    /// Failures of one page row in the window.
-    struct WindowFailures {
-        var count: Int
-        var firstAt: Int64?
+    /// The page rows of `flaky_test_pages tp` with their window counts: `b` is the row's newest day
+    /// before the window (`?1` = the window's first day), so a count is `tp.fails - b.fails`.
+    /// The first failure in the window is read only `withFirstFailure`.
+    static func pageRowSelect(withFirstFailure: Bool = true) -> String {
+        let firstFailure =
+            withFirstFailure
+            ? """
+            (SELECT d.first_fail_at FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
+                AND d.device = tp.device AND d.page = tp.page AND d.day >= ?1 ORDER BY d.day LIMIT 1)
+            """ : "NULL"
+        return """
+            SELECT tp.test_id, tp.branch, tp.device, tp.page,
+                CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END,
+                tp.last_fail_at, tp.last_result_id, tp.fails - coalesce(b.fails, 0), \(firstFailure), tp.devices, b.devices
+            FROM flaky_test_pages tp
+            """
     }
 
-    private static let pageRowColumns = """
-        tp.test_id, tp.branch, tp.device, tp.page,
-        CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END,
-        tp.last_fail_at, tp.last_result_id
+    /// Joins `b`, the newest `flaky_page_days` row of `tp` before the window's first day `?1`.
+    static let beforeWindowJoin = """
+        LEFT JOIN flaky_page_days b ON b.test_id = tp.test_id AND b.branch = tp.branch AND b.device = tp.device
+            AND b.page = tp.page AND b.day = (SELECT max(z.day) FROM flaky_page_days z WHERE z.test_id = tp.test_id
+                AND z.branch = tp.branch AND z.device = tp.device AND z.page = tp.page AND z.day < ?1)
         """
 
-    private static func pageRow(_ row: Statement) -> PageRow {
+    static func pageRow(_ row: Statement) -> PageRow {
         PageRow(
             testID: row.string(0), branch: row.string(1), device: row.string(2), page: row.string(3),
-            suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6),
-            windowFailures: row.columnCount > 7 ? row.int(7) - row.int(8) : nil,
-            windowFirstFailAt: row.columnCount > 9 && !row.isNull(9) ? row.int64(9) : nil)
+            suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6), windowFailures: row.int(7),
+            windowFirstFailAt: row.isNull(8) ? nil : row.int64(8), devicesNow: row.optionalString(9),
+            devicesBefore: row.optionalString(10))
     }
 
-    /// Columns 7 and 8: the row's cumulative failures now and before the window (`?1` = the first day).
-    private static let windowCountColumns = """
-        , (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
-            AND d.device = tp.device AND d.page = tp.page ORDER BY d.day DESC LIMIT 1),
-        (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
-            AND d.device = tp.device AND d.page = tp.page AND d.day < ?1 ORDER BY d.day DESC LIMIT 1),
-        (SELECT d.first_fail_at FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
-            AND d.device = tp.device AND d.page = tp.page AND d.day >= ?1 ORDER BY d.day LIMIT 1)
-        """
-
-    /// The condition on `flaky_test_pages tp` for rows failing in the window of the project and branch.
-    func windowPageRowFilter() -> (String, [any SQLBindable]) {
-        var conditions = ["tp.last_fail_at >= ?"]
-        var values: [any SQLBindable] = [window.since]
+    /// The condition on `flaky_test_pages tp` for the rows of device key `device` failing in the window
+    /// of the project and branch (`?1` is left to the caller: the values start at `?2`).
+    func windowPageRowFilter(device: String) -> (String, [any SQLBindable]) {
+        var conditions = ["tp.device = ?2", "tp.last_fail_at >= ?3"]
+        var values: [any SQLBindable] = [device, window.since]
         if let project = window.query.project {
-            conditions.append("tp.project = ?")
+            conditions.append("tp.project = ?\(values.count + 2)")
             values.append(project)
         }
         if let branch = window.query.branch {
-            conditions.append("tp.branch = ?")
+            conditions.append("tp.branch = ?\(values.count + 2)")
             values.append(branch)
         }
         return (conditions.joined(separator: " AND "), values)
-    }
-
-    /// Page rows with a failure in the window, filtered by project and branch (and device when asked).
-    func windowPageRows(deviceFiltered: Bool, withCounts: Bool = false) throws -> [PageRow] {
-        var conditions = ["tp.last_fail_at >= ?2"]
-        var values: [any SQLBindable] = [window.sinceDay, window.since]
-        if let project = window.query.project {
-            conditions.append("tp.project = ?")
-            values.append(project)
-        }
-        if let branch = window.query.branch {
-            conditions.append("tp.branch = ?")
-            values.append(branch)
-        }
-        if deviceFiltered, let device = window.device {
-            conditions.append("tp.device = ?")
-            values.append(device)
-        }
-        if !withCounts { conditions.append("?1 IS NOT NULL") }
-        return try db.query(
-            """
-            SELECT \(Self.pageRowColumns) \(withCounts ? Self.windowCountColumns : "")
-            FROM flaky_test_pages tp
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY tp.test_id, tp.branch
-            """, values, row: Self.pageRow)
     }
 
     /// The (test, branch) pairs of `rows` (sorted by test, then branch), in that order.
@@ -125,113 +148,83 @@ struct FlakyAnalysis {
         return candidates
     }
 
-    /// The candidates of `flakyTests`: every pair failing in the window, or with `page` those failing on
-    /// it (with all their page rows, so their other pages are reported too).
+    /// The candidates of `flakyTests`: every pair failing in the window on the device key, or with `page`
+    /// those failing on it (with all their page rows, so their other pages are reported too).
     func candidates() throws -> [Candidate] {
-        guard let page = window.query.page else { return group(try windowPageRows(deviceFiltered: true, withCounts: true)) }
+        let (filter, values) = windowPageRowFilter(device: window.deviceKey)
+        guard let page = window.query.page else {
+            return group(
+                try db.query(
+                    "\(Self.pageRowSelect()) \(Self.beforeWindowJoin) WHERE \(filter) ORDER BY tp.test_id, tp.branch",
+                    [window.sinceDay] + values, row: Self.pageRow))
+        }
         let pageKey = page == FlakyReport.noPage ? "" : page
-        var conditions = ["tp.page = ?", "tp.last_fail_at >= ?"]
-        var values: [any SQLBindable] = [pageKey, window.since]
-        if let project = window.query.project {
-            conditions.append("tp.project = ?")
-            values.append(project)
-        }
-        if let branch = window.query.branch {
-            conditions.append("tp.branch = ?")
-            values.append(branch)
-        }
-        if let device = window.device {
-            conditions.append("tp.device = ?")
-            values.append(device)
-        }
+        // The pairs failing on the page in the window (the same conditions on `q`), with all their rows.
+        var pairConditions = [filter.replacingOccurrences(of: "tp.", with: "q."), "q.page = ?\(values.count + 2)"]
+        var allValues = values + [pageKey]
         if pageKey.isEmpty, let suite = window.query.suite {
-            conditions.append("t.suite = ?")
-            values.append(suite)
+            pairConditions.append("t.suite = ?\(allValues.count + 2)")
+            allValues.append(suite)
         }
-        let pairs = try db.query(
-            """
-            SELECT DISTINCT tp.test_id, tp.branch FROM flaky_test_pages tp JOIN tests t ON t.id = tp.test_id
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY tp.test_id, tp.branch
-            """, values
-        ) { (testID: $0.string(0), branch: $0.string(1)) }
-        return try pairs.map { pair in
-            var values: [any SQLBindable] = [window.sinceDay, pair.testID, pair.branch, window.since]
-            var deviceCondition = ""
-            if let device = window.device {
-                deviceCondition = "AND tp.device = ?"
-                values.append(device)
-            }
-            let rows = try db.query(
+        return group(
+            try db.query(
                 """
-                SELECT \(Self.pageRowColumns) \(Self.windowCountColumns) FROM flaky_test_pages tp
-                WHERE tp.test_id = ?2 AND tp.branch = ?3 AND tp.last_fail_at >= ?4 \(deviceCondition)
-                """, values, row: Self.pageRow)
-            return Candidate(testID: pair.testID, branch: pair.branch, rows: rows)
-        }
+                \(Self.pageRowSelect()) \(Self.beforeWindowJoin)
+                WHERE \(filter) AND (tp.test_id, tp.branch) IN (
+                    SELECT q.test_id, q.branch FROM flaky_test_pages q JOIN tests t ON t.id = q.test_id
+                    WHERE \(pairConditions.joined(separator: " AND ")))
+                ORDER BY tp.test_id, tp.branch
+                """, [window.sinceDay] + allValues, row: Self.pageRow))
     }
 
-    /// Applies the rules to `candidate` on the window's device scope. The contradiction lookup is made
-    /// only when the verdict depends on it (not broken, not recovered, flip rate below the threshold).
-    func evaluate(_ candidate: Candidate) throws -> Evaluated {
-        let recent = try db.query(
+    /// Applies the rules to every pair of `pairs` on the window's device scope, in one statement: for
+    /// each pair its newest max(N, K, broken minimum) outcomes in the window as digits (1: failed, 2: on
+    /// the newest result's commit) and whether a commit contradicts inside the window.
+    func evaluate(_ pairs: [(testID: String, branch: String)]) throws -> [Evaluated] {
+        guard !pairs.isEmpty else { return [] }
+        let encoded = String(decoding: try JSONEncoder().encode(pairs.map { [$0.testID, $0.branch] }), as: UTF8.self)
+        let policy = window.query.policy
+        let sampleSize = max(policy.recentResults, policy.recoveryPasses, policy.brokenMinimum)
+        let evaluated = try db.query(
             """
-            SELECT failed, commit_sha, result_id, ran_at FROM flaky_recent
-            WHERE test_id = ? AND branch = ? AND device = ? AND ran_at >= ?
-            ORDER BY ran_at DESC, result_id DESC LIMIT ?
-            """,
-            [
-                candidate.testID, candidate.branch, window.deviceKey, window.since,
-                max(window.query.policy.recentResults, window.query.policy.recoveryPasses, window.query.policy.brokenMinimum),
-            ]
-        ) {
-            FlakyClassifier.Outcome(failed: $0.int(0) != 0, commit: $0.string(1), resultID: $0.int64(2), ranAt: $0.int64(3))
-        }
-        let withoutContradiction = window.classifier.classify(newestFirst: recent, hasContradiction: false)
-        switch withoutContradiction.verdict {
-        case .broken, .recovered, .flaky:
-            // A contradiction changes none of these verdicts (it only adds a reason to .flaky).
-            if case .flaky = withoutContradiction.verdict {
-                let has = try hasContradiction(candidate)
-                return Evaluated(
-                    recent: recent, hasContradiction: has,
-                    classification: has ? window.classifier.classify(newestFirst: recent, hasContradiction: true)
-                        : withoutContradiction)
+            WITH p AS MATERIALIZED (
+                SELECT j.key AS position, json_extract(j.value, '$[0]') AS test_id, json_extract(j.value, '$[1]') AS branch,
+                    (SELECT r.commit_sha FROM flaky_recent r WHERE r.test_id = json_extract(j.value, '$[0]')
+                        AND r.branch = json_extract(j.value, '$[1]') AND r.device = ?2 AND r.ran_at >= ?3
+                        ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1) AS newest
+                FROM json_each(?1) j)
+            SELECT p.newest,
+                (SELECT group_concat(o.failed + 2 * (o.commit_sha = p.newest), '') FROM (
+                    SELECT r.failed, r.commit_sha FROM flaky_recent r
+                    WHERE r.test_id = p.test_id AND r.branch = p.branch AND r.device = ?2 AND r.ran_at >= ?3
+                    ORDER BY r.ran_at DESC, r.result_id DESC LIMIT ?4) o),
+                EXISTS (SELECT 1 FROM flaky_commits c WHERE c.test_id = p.test_id AND c.branch = p.branch
+                    AND c.device = ?2 AND c.passes > 0 AND c.fails > 0 AND min(c.last_pass_at, c.last_fail_at) >= ?3)
+            FROM p ORDER BY p.position
+            """, [encoded, window.deviceKey, window.since, sampleSize]
+        ) { row -> Evaluated in
+            let newest = row.optionalString(0) ?? ""
+            let recent = (row.optionalString(1) ?? "").utf8.map { digit in
+                let value = digit &- UInt8(ascii: "0")
+                return FlakyClassifier.Outcome(failed: value & 1 != 0, commit: value & 2 != 0 ? newest : "")
             }
-            return Evaluated(recent: recent, hasContradiction: false, classification: withoutContradiction)
-        case .stable:
-            let has = try hasContradiction(candidate)
+            let hasContradiction = row.int(2) != 0
             return Evaluated(
-                recent: recent, hasContradiction: has,
-                classification: has ? window.classifier.classify(newestFirst: recent, hasContradiction: true)
-                    : withoutContradiction)
+                recent: recent, hasContradiction: hasContradiction,
+                classification: window.classifier.classify(newestFirst: recent, hasContradiction: hasContradiction))
         }
+        guard evaluated.count == pairs.count else { throw StoreError.invalid("flaky evaluation lost a candidate") }
+        return evaluated
     }
 
-    private func hasContradiction(_ candidate: Candidate) throws -> Bool {
+    /// The newest result of a (test, branch) in the window on the device scope.
+    func newestResult(testID: String, branch: String) throws -> Int64? {
         try db.queryFirst(
             """
-            SELECT 1 FROM flaky_commits
-            WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
-                AND min(last_pass_at, last_fail_at) >= ?
-            LIMIT 1
-            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
-        ) { _ in true } ?? false
-    }
-
-    /// The failures of `row` in the window: cumulative count now minus before the window (one statement).
-    func failuresInWindow(_ row: PageRow, withFirst: Bool = false) throws -> WindowFailures {
-        let key: [any SQLBindable] = [row.testID, row.branch, row.device, row.page, window.sinceDay]
-        let keyCondition = "test_id = ?1 AND branch = ?2 AND device = ?3 AND page = ?4"
-        return try db.queryFirst(
-            """
-            SELECT (SELECT fails FROM flaky_page_days WHERE \(keyCondition) ORDER BY day DESC LIMIT 1),
-                (SELECT fails FROM flaky_page_days WHERE \(keyCondition) AND day < ?5 ORDER BY day DESC LIMIT 1),
-                \(withFirst
-                    ? "(SELECT first_fail_at FROM flaky_page_days WHERE \(keyCondition) AND day >= ?5 ORDER BY day LIMIT 1)"
-                    : "NULL")
-            """, key
-        ) { WindowFailures(count: $0.int(0) - $0.int(1), firstAt: $0.isNull(2) ? nil : $0.int64(2)) }
-            ?? WindowFailures(count: 0, firstAt: nil)
+            SELECT result_id FROM flaky_recent WHERE test_id = ? AND branch = ? AND device = ? AND ran_at >= ?
+            ORDER BY ran_at DESC, result_id DESC LIMIT 1
+            """, [testID, branch, window.deviceKey, window.since]
+        ) { $0.int64(0) }
     }
 
     /// Pass and fail counts of a (test, branch) in the window on the device scope.
@@ -296,16 +289,13 @@ struct FlakyAnalysis {
         var newest: PageRow?
         let askedPage = window.query.page.map { $0 == FlakyReport.noPage ? "" : $0 }
         for row in candidate.rows {
-            let failures =
-                try row.windowFailures.map { WindowFailures(count: $0, firstAt: row.windowFirstFailAt) }
-                ?? failuresInWindow(row, withFirst: true)
-            guard failures.count > 0 else { continue }
+            guard row.windowFailures > 0 else { continue }
             let previous = pages[row.pageKey]
             pages[row.pageKey] = (
-                (previous?.count ?? 0) + failures.count, max(previous?.last ?? row.lastFailAt, row.lastFailAt)
+                (previous?.count ?? 0) + row.windowFailures, max(previous?.last ?? row.lastFailAt, row.lastFailAt)
             )
-            devices[row.device, default: 0] += failures.count
-            if let firstAt = failures.firstAt { first = min(first ?? firstAt, firstAt) }
+            for (device, count) in row.windowDevices() { devices[device, default: 0] += count }
+            if let firstAt = row.windowFirstFailAt { first = min(first ?? firstAt, firstAt) }
             last = max(last ?? row.lastFailAt, row.lastFailAt)
             if askedPage == nil || askedPage == row.page, row.lastFailAt > (newest?.lastFailAt ?? Int64.min) {
                 newest = row
@@ -351,6 +341,58 @@ struct FlakyAnalysis {
         return BrokenTest(
             testId: candidate.testID, project: test?.project ?? "", suite: test?.suite ?? "", name: test?.name ?? "",
             arguments: test?.arguments, branch: candidate.branch, commit: commit, failCount: failCount,
-            newestFailure: try evaluated.recent.first.flatMap { try failureLink($0.resultID) })
+            newestFailure: try newestResult(testID: candidate.testID, branch: candidate.branch).flatMap {
+                try failureLink($0)
+            })
+    }
+}
+
+/// Reads `{"name":123,...}` as `json_group_object` writes it (string keys with JSON escapes, integer
+/// values, no white space); `nil` for anything else.
+private struct DeviceCountsParser {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ json: String) { bytes = Array(json.utf8) }
+
+    mutating func parse() -> [(device: String, count: Int)]? {
+        var counts: [(device: String, count: Int)] = []
+        guard take(UInt8(ascii: "{")) else { return nil }
+        if take(UInt8(ascii: "}")) { return index == bytes.count ? counts : nil }
+        repeat {
+            guard let key = string(), take(UInt8(ascii: ":")), let value = integer() else { return nil }
+            counts.append((key, value))
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}")) && index == bytes.count ? counts : nil
+    }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func integer() -> Int? {
+        let negative = take(UInt8(ascii: "-"))
+        var value = 0
+        let start = index
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"), index - start < 18 {
+            value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+        }
+        return index > start ? (negative ? -value : value) : nil
+    }
+
+    /// A string without escapes; an escaped one is left to JSONSerialization (`nil`).
+    private mutating func string() -> String? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+            if bytes[index] == UInt8(ascii: "\\") { return nil }
+            index += 1
+        }
+        guard index < bytes.count else { return nil }
+        index += 1
+        return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
     }
 }

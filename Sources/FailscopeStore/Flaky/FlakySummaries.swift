@@ -102,33 +102,60 @@ enum FlakySummaries {
                 """, [entry.testID, branch, key, day, 1 - failedCount, failedCount])
         }
         guard failed else { return }
+        // The device's page rows, then the all-devices rows with their per-device breakdown (0005).
+        for key in [device, allDevices] {
+            try db.run(
+                """
+                INSERT INTO flaky_page_days (test_id, branch, device, page, day, fails, first_fail_at, last_fail_at,
+                    last_result_id)
+                SELECT ?1, ?2, ?3, ?4, ?5, coalesce(max(fails), 0), ?6, ?6, ?7 FROM (
+                    SELECT fails FROM flaky_page_days WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND page = ?4
+                        AND day < ?5 ORDER BY day DESC LIMIT 1) WHERE true
+                ON CONFLICT (test_id, branch, device, page, day) DO UPDATE SET
+                    first_fail_at = min(first_fail_at, excluded.first_fail_at),
+                    last_result_id = CASE WHEN excluded.last_fail_at >= last_fail_at THEN excluded.last_result_id
+                        ELSE last_result_id END,
+                    last_fail_at = max(last_fail_at, excluded.last_fail_at)
+                """, [entry.testID, branch, key, page, day, entry.ranAt, entry.resultID])
+            try db.run(
+                """
+                UPDATE flaky_page_days SET fails = fails + 1
+                WHERE test_id = ? AND branch = ? AND device = ? AND page = ? AND day >= ?
+                """, [entry.testID, branch, key, page, day])
+            try db.run(
+                """
+                INSERT INTO flaky_test_pages (test_id, branch, device, page, project, last_fail_at, last_result_id, fails)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 1)
+                ON CONFLICT (test_id, branch, device, page) DO UPDATE SET
+                    last_result_id = CASE WHEN excluded.last_fail_at >= last_fail_at THEN excluded.last_result_id
+                        ELSE last_result_id END,
+                    last_fail_at = max(last_fail_at, excluded.last_fail_at), fails = fails + 1
+                """, [entry.testID, branch, key, page, entry.project, entry.ranAt, entry.resultID])
+        }
+        // The same expressions as the "-- populate" section of 0005, over the per-device rows just updated.
         try db.run(
             """
-            INSERT INTO flaky_page_days (test_id, branch, device, page, day, fails, first_fail_at, last_fail_at,
-                last_result_id)
-            SELECT ?1, ?2, ?3, ?4, ?5, coalesce(max(fails), 0), ?6, ?6, ?7 FROM (
-                SELECT fails FROM flaky_page_days WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND page = ?4
-                    AND day < ?5 ORDER BY day DESC LIMIT 1) WHERE true
-            ON CONFLICT (test_id, branch, device, page, day) DO UPDATE SET
-                first_fail_at = min(first_fail_at, excluded.first_fail_at),
-                last_result_id = CASE WHEN excluded.last_fail_at >= last_fail_at THEN excluded.last_result_id
-                    ELSE last_result_id END,
-                last_fail_at = max(last_fail_at, excluded.last_fail_at)
-            """, [entry.testID, branch, device, page, day, entry.ranAt, entry.resultID])
+            UPDATE flaky_page_days SET devices = (
+                SELECT json_group_object(device, fails) FROM (
+                    SELECT x.device, x.fails FROM flaky_page_days x
+                    WHERE x.test_id = flaky_page_days.test_id AND x.branch = flaky_page_days.branch AND x.device <> '*'
+                        AND x.page = flaky_page_days.page
+                        AND x.day = (SELECT max(y.day) FROM flaky_page_days y WHERE y.test_id = x.test_id
+                            AND y.branch = x.branch AND y.device = x.device AND y.page = x.page
+                            AND y.day <= flaky_page_days.day)
+                    ORDER BY x.device))
+            WHERE test_id = ?1 AND branch = ?2 AND device = '*' AND page = ?3 AND day >= ?4
+            """, [entry.testID, branch, page, day])
         try db.run(
             """
-            UPDATE flaky_page_days SET fails = fails + 1
-            WHERE test_id = ? AND branch = ? AND device = ? AND page = ? AND day >= ?
-            """, [entry.testID, branch, device, page, day])
-        try db.run(
-            """
-            INSERT INTO flaky_test_pages (test_id, branch, device, page, project, last_fail_at, last_result_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (test_id, branch, device, page) DO UPDATE SET
-                last_result_id = CASE WHEN excluded.last_fail_at >= last_fail_at THEN excluded.last_result_id
-                    ELSE last_result_id END,
-                last_fail_at = max(last_fail_at, excluded.last_fail_at)
-            """, [entry.testID, branch, device, page, entry.project, entry.ranAt, entry.resultID])
+            UPDATE flaky_test_pages SET devices = (
+                SELECT json_group_object(device, fails) FROM (
+                    SELECT x.device, x.fails FROM flaky_test_pages x
+                    WHERE x.test_id = flaky_test_pages.test_id AND x.branch = flaky_test_pages.branch
+                        AND x.device <> '*' AND x.page = flaky_test_pages.page
+                    ORDER BY x.device))
+            WHERE test_id = ?1 AND branch = ?2 AND device = '*' AND page = ?3
+            """, [entry.testID, branch, page])
         if let callSite = entry.callSite {
             try db.run(
                 """
