@@ -117,6 +117,8 @@ extension FailscopeStore {
                 var outcome = BatchOutcome(inserted: 0, duplicates: 0)
                 var added: [TestStatus: Int] = [:]
                 var failingDelta = 0
+                var entries: [FlakySummaries.Entry] = []
+                entries.reserveCapacity(batch.results.count)
                 for result in batch.results {
                     let testID = TestIdentity.id(
                         project: run.project, suite: result.suite, name: result.name, arguments: result.arguments)
@@ -166,14 +168,14 @@ extension FailscopeStore {
                         failingDelta += (result.status.outcome == .fail ? 1 : 0) - (previous?.failing == true ? 1 : 0)
                     }
                     try insertDetails(db, resultID: resultID, result: result)
-                    try FlakySummaries.record(
-                        db,
+                    entries.append(
                         .init(
                             resultID: resultID, testID: testID, project: run.project, suite: result.suite,
                             branch: run.branch, commit: run.commit, device: result.device ?? run.device, page: page,
                             callSite: callSite.map { ($0.file, $0.line) }, status: result.status.rawValue,
                             ranAt: startedAt ?? run.startedAt))
                 }
+                try FlakySummaries.record(db, entries)
                 if outcome.inserted > 0 {
                     try db.run(
                         """

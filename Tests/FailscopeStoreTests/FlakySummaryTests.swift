@@ -157,6 +157,43 @@ final class FlakySummaryTests: XCTestCase {
         try assertUpgradeFromMigrations(4)
     }
 
+    func testBatchesWhoseResultsSpanDaysKeepTheSameSummariesAsARebuild() throws {
+        // Results carrying their own start times: one batch spans several days, out of order, with retries
+        // on one commit and more than 64 outcomes per test across batches, so the set-based batch path and
+        // the per-result path for multi-day keys both run, and trimming removes rows.
+        var generator = SplitMix(seed: 11)
+        for index in 0..<24 {
+            let runID = "span-\(index)"
+            try store.putRun(
+                Run(
+                    id: runID, project: "Shop", branch: index % 4 == 3 ? "feature" : "main", commit: "c\(index / 2)",
+                    device: index % 3 == 0 ? nil : "iPad", startedAt: referenceDate.addingTimeInterval(-Double(index) * 3_600)))
+            var results: [TestResult] = []
+            for position in 0..<12 {
+                let name = ["testA", "testB", "testC"][position % 3]
+                let failed = generator.next() % 3 == 0
+                let daysAgo = Double((position * 5 + index) % 7)
+                let page: String? = name == "testC" ? nil : "LoginPage"
+                results.append(
+                    TestResult(
+                        suite: "Suite", name: name, device: position % 4 == 1 ? "iPhone" : nil, attempt: 1 + position / 3,
+                        status: failed ? .failed : (position % 5 == 4 ? .skipped : .passed),
+                        startedAt: referenceDate.addingTimeInterval(-daysAgo * 86_400 - Double(position) * 60),
+                        failures: failed ? [Failure(message: "m", page: page, callSite: SourceLocation(file: "f.swift", line: 3))] : [],
+                        trail: page.map { [TrailStep(page: $0)] } ?? []))
+            }
+            try store.addResults(ResultBatch(results: results), toRun: runID)
+        }
+        let counts = try snapshot()
+        XCTAssertGreaterThan(Set(counts["flaky_test_days"]?.map { $0[3] } ?? []).count, 5, "several days")
+        XCTAssertGreaterThan(counts["flaky_commits"]?.count ?? 0, 0)
+        let full = try store.pool.read { db in
+            try db.scalar("SELECT max(n) FROM (SELECT count(*) AS n FROM flaky_recent GROUP BY test_id, branch, device)").int
+        }
+        XCTAssertEqual(full, FlakySummaries.recentCapacity, "some key was trimmed")
+        try assertMatchesRebuild()
+    }
+
     func testRecentKeepsTheNewest64PerTestBranchAndDevice() throws {
         try store.putRun(Run(id: "r", project: "Shop", branch: "main", commit: "c", device: "iPad", startedAt: referenceDate))
         let results = (1...70).map { TestResult(suite: "S", name: "t", attempt: $0, status: $0 % 2 == 0 ? .passed : .failed) }

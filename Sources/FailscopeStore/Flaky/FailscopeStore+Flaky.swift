@@ -125,7 +125,7 @@ extension FailscopeStore {
             // the window and per device (cumulative now minus before the window), aggregated here.
             let (filter, filterValues) = analysis.windowPageRowFilter(device: FlakySummaries.allDevices)
             let rows = try db.query(
-                "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) \(FlakyAnalysis.beforeWindowJoin) WHERE \(filter) ORDER BY tp.test_id, tp.branch",
+                "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) WHERE \(filter) ORDER BY tp.test_id, tp.branch",
                 [window.sinceDay] + filterValues
             , row: FlakyAnalysis.pageRow)
             var failingTests: [PageKey: Set<String>] = [:]
@@ -142,7 +142,7 @@ extension FailscopeStore {
                 let flakyPairs = Set(flakyRows.map { $0.testID + "\u{1F}" + $0.branch })
                 let (deviceFilter, deviceValues) = analysis.windowPageRowFilter(device: device)
                 flakyRows = try db.query(
-                    "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) \(FlakyAnalysis.beforeWindowJoin) WHERE \(deviceFilter)",
+                    "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) WHERE \(deviceFilter)",
                     [window.sinceDay] + deviceValues
                 , row: FlakyAnalysis.pageRow)
                 .filter { flakyPairs.contains($0.testID + "\u{1F}" + $0.branch) }

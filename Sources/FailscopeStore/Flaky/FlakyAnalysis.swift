@@ -86,10 +86,14 @@ struct FlakyAnalysis {
         var classification: FlakyClassifier.Classification
     }
 
-    /// The page rows of `flaky_test_pages tp` with their window counts: `b` is the row's newest day
-    /// before the window (`?1` = the window's first day), so a count is `tp.fails - b.fails`.
+    /// The page rows of `flaky_test_pages tp` with their window counts: the cumulative failures (and per
+    /// device) now minus those of the row's newest day before the window (`?1` = the window's first day).
     /// The first failure in the window is read only `withFirstFailure`.
     static func pageRowSelect(withFirstFailure: Bool = true) -> String {
+        let before = """
+            FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch AND d.device = tp.device
+                AND d.page = tp.page AND d.day < ?1 ORDER BY d.day DESC LIMIT 1
+            """
         let firstFailure =
             withFirstFailure
             ? """
@@ -99,17 +103,11 @@ struct FlakyAnalysis {
         return """
             SELECT tp.test_id, tp.branch, tp.device, tp.page,
                 CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END,
-                tp.last_fail_at, tp.last_result_id, tp.fails - coalesce(b.fails, 0), \(firstFailure), tp.devices, b.devices
+                tp.last_fail_at, tp.last_result_id, tp.fails - coalesce((SELECT d.fails \(before)), 0),
+                \(firstFailure), tp.devices, CASE WHEN tp.device = '*' THEN (SELECT d.devices \(before)) END
             FROM flaky_test_pages tp
             """
     }
-
-    /// Joins `b`, the newest `flaky_page_days` row of `tp` before the window's first day `?1`.
-    static let beforeWindowJoin = """
-        LEFT JOIN flaky_page_days b ON b.test_id = tp.test_id AND b.branch = tp.branch AND b.device = tp.device
-            AND b.page = tp.page AND b.day = (SELECT max(z.day) FROM flaky_page_days z WHERE z.test_id = tp.test_id
-                AND z.branch = tp.branch AND z.device = tp.device AND z.page = tp.page AND z.day < ?1)
-        """
 
     static func pageRow(_ row: Statement) -> PageRow {
         PageRow(
@@ -155,7 +153,7 @@ struct FlakyAnalysis {
         guard let page = window.query.page else {
             return group(
                 try db.query(
-                    "\(Self.pageRowSelect()) \(Self.beforeWindowJoin) WHERE \(filter) ORDER BY tp.test_id, tp.branch",
+                    "\(Self.pageRowSelect()) WHERE \(filter) ORDER BY tp.test_id, tp.branch",
                     [window.sinceDay] + values, row: Self.pageRow))
         }
         let pageKey = page == FlakyReport.noPage ? "" : page
@@ -169,7 +167,7 @@ struct FlakyAnalysis {
         return group(
             try db.query(
                 """
-                \(Self.pageRowSelect()) \(Self.beforeWindowJoin)
+                \(Self.pageRowSelect())
                 WHERE \(filter) AND (tp.test_id, tp.branch) IN (
                     SELECT q.test_id, q.branch FROM flaky_test_pages q JOIN tests t ON t.id = q.test_id
                     WHERE \(pairConditions.joined(separator: " AND ")))

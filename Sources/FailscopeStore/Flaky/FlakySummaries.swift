@@ -32,76 +32,220 @@ enum FlakySummaries {
 
     static func isFailure(_ status: String) -> Bool { status == "failed" || status == "error" }
 
-    /// Adds `entry` to every summary table. Call inside the transaction that inserted it.
-    static func record(_ db: Database, _ entry: Entry, testSummaries: Bool = true, pageDays: Bool = true) throws {
+    /// Adds the stored results `entries` (in the order they were stored) to every summary table, with
+    /// one statement per table for the whole batch where the rows allow it. Call inside the transaction
+    /// that inserted them.
+    ///
+    /// Set-based: the batch's outcomes travel as one JSON array (`json_each`); a (test, branch, device)
+    /// whose outcomes in the batch fall on several days takes the per-result path for its cumulative
+    /// day rows. Failures (their page rows and call sites) are recorded one by one.
+    static func record(_ db: Database, _ entries: [Entry], testSummaries: Bool = true, pageDays: Bool = true) throws {
+        guard !entries.isEmpty else { return }
+        if pageDays { try recordPageDays(db, entries) }
+        guard testSummaries else { return }
+        let outcomes = entries.filter { $0.status != "skipped" }
+        guard !outcomes.isEmpty else { return }
+        // One row per outcome and device key: test, branch, device, ran_at, result_id, failed, commit, day.
+        var rows = BatchJSON()
+        struct DayKey: Hashable {
+            var testID: String
+            var branch: String
+            var device: String
+        }
+        var days: [DayKey: (day: Int64, passes: Int, fails: Int, single: Bool)] = [:]
+        var keyOrder: [DayKey] = []
+        for entry in outcomes {
+            let failed = isFailure(entry.status) ? 1 : 0
+            let day = entry.ranAt / millisecondsPerDay
+            for device in [entry.device ?? "", allDevices] {
+                rows.append([
+                    .text(entry.testID), .text(entry.branch ?? ""), .text(device), .integer(entry.ranAt),
+                    .integer(entry.resultID), .integer(Int64(failed)), .text(entry.commit ?? ""), .integer(day),
+                ])
+                let key = DayKey(testID: entry.testID, branch: entry.branch ?? "", device: device)
+                if var known = days[key] {
+                    known.single = known.single && known.day == day
+                    known.passes += 1 - failed
+                    known.fails += failed
+                    days[key] = known
+                } else {
+                    days[key] = (day, 1 - failed, failed, true)
+                    keyOrder.append(key)
+                }
+            }
+        }
+        let batch = rows.json
+        let batchRows = """
+            b AS MATERIALIZED (SELECT json_extract(value, '$[0]') AS test_id, json_extract(value, '$[1]') AS branch,
+                json_extract(value, '$[2]') AS device, json_extract(value, '$[3]') AS ran_at,
+                json_extract(value, '$[4]') AS result_id, json_extract(value, '$[5]') AS failed,
+                json_extract(value, '$[6]') AS commit_sha, json_extract(value, '$[7]') AS day
+                FROM json_each(?1))
+            """
+        try db.run(
+            """
+            WITH \(batchRows)
+            INSERT INTO flaky_recent (test_id, branch, device, ran_at, result_id, failed, commit_sha)
+            SELECT test_id, branch, device, ran_at, result_id, failed, commit_sha FROM b WHERE true
+            """, [batch])
+        // Commits: rows that existed before the batch add its outcomes; a commit failing for the first time
+        // starts its row from the outcomes on it among the newest results (the batch's included).
+        if outcomes.contains(where: { !($0.commit ?? "").isEmpty }) {
+            try db.run(
+                """
+                WITH \(batchRows), g AS (
+                    SELECT test_id, branch, device, commit_sha, sum(1 - failed) AS passes, sum(failed) AS fails,
+                        max(CASE WHEN failed = 0 THEN ran_at END) AS last_pass_at,
+                        max(CASE WHEN failed = 1 THEN ran_at END) AS last_fail_at
+                    FROM b WHERE commit_sha <> '' GROUP BY test_id, branch, device, commit_sha)
+                UPDATE flaky_commits SET passes = flaky_commits.passes + g.passes, fails = flaky_commits.fails + g.fails,
+                    last_pass_at = CASE WHEN g.last_pass_at IS NULL THEN flaky_commits.last_pass_at
+                        ELSE max(coalesce(flaky_commits.last_pass_at, g.last_pass_at), g.last_pass_at) END,
+                    last_fail_at = CASE WHEN g.last_fail_at IS NULL THEN flaky_commits.last_fail_at
+                        ELSE max(coalesce(flaky_commits.last_fail_at, g.last_fail_at), g.last_fail_at) END
+                FROM g
+                WHERE flaky_commits.test_id = g.test_id AND flaky_commits.branch = g.branch
+                    AND flaky_commits.device = g.device AND flaky_commits.commit_sha = g.commit_sha
+                """, [batch])
+            try db.run(
+                """
+                WITH \(batchRows), f AS (
+                    SELECT DISTINCT test_id, branch, device, commit_sha FROM b WHERE commit_sha <> '' AND failed = 1)
+                INSERT INTO flaky_commits (test_id, branch, device, commit_sha, passes, fails, last_pass_at, last_fail_at)
+                SELECT f.test_id, f.branch, f.device, f.commit_sha, sum(1 - r.failed), sum(r.failed),
+                    max(CASE WHEN r.failed = 0 THEN r.ran_at END), max(CASE WHEN r.failed = 1 THEN r.ran_at END)
+                FROM f JOIN flaky_recent r ON r.test_id = f.test_id AND r.branch = f.branch AND r.device = f.device
+                    AND r.commit_sha = f.commit_sha
+                GROUP BY f.test_id, f.branch, f.device, f.commit_sha
+                ON CONFLICT (test_id, branch, device, commit_sha) DO NOTHING
+                """, [batch])
+        }
+        // Cumulative day rows: keys with one day in the batch together, the others result by result.
+        var single = BatchJSON()
+        for key in keyOrder {
+            guard let known = days[key], known.single else { continue }
+            single.append([
+                .text(key.testID), .text(key.branch), .text(key.device), .integer(known.day),
+                .integer(Int64(known.passes)), .integer(Int64(known.fails)),
+            ])
+        }
+        if !single.isEmpty {
+            let dayRows = """
+                d AS MATERIALIZED (SELECT json_extract(value, '$[0]') AS test_id, json_extract(value, '$[1]') AS branch,
+                    json_extract(value, '$[2]') AS device, json_extract(value, '$[3]') AS day,
+                    json_extract(value, '$[4]') AS passes, json_extract(value, '$[5]') AS fails FROM json_each(?1))
+                """
+            // A new day's row starts from the previous day's totals; then the batch's counts are added to it
+            // and to every later day (only out-of-order results have any).
+            try db.run(
+                """
+                WITH \(dayRows)
+                INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
+                SELECT d.test_id, d.branch, d.device, d.day,
+                    coalesce((SELECT p.passes FROM flaky_test_days p WHERE p.test_id = d.test_id AND p.branch = d.branch
+                        AND p.device = d.device AND p.day < d.day ORDER BY p.day DESC LIMIT 1), 0),
+                    coalesce((SELECT p.fails FROM flaky_test_days p WHERE p.test_id = d.test_id AND p.branch = d.branch
+                        AND p.device = d.device AND p.day < d.day ORDER BY p.day DESC LIMIT 1), 0)
+                FROM d WHERE true
+                ON CONFLICT (test_id, branch, device, day) DO NOTHING
+                """, [single.json])
+            try db.run(
+                """
+                WITH \(dayRows)
+                UPDATE flaky_test_days SET passes = flaky_test_days.passes + d.passes, fails = flaky_test_days.fails + d.fails
+                FROM d
+                WHERE flaky_test_days.test_id = d.test_id AND flaky_test_days.branch = d.branch
+                    AND flaky_test_days.device = d.device AND flaky_test_days.day >= d.day
+                """, [single.json])
+        }
+        for entry in outcomes {
+            let failed = isFailure(entry.status) ? 1 : 0
+            let day = entry.ranAt / millisecondsPerDay
+            for device in [entry.device ?? "", allDevices] {
+                let key = DayKey(testID: entry.testID, branch: entry.branch ?? "", device: device)
+                guard days[key]?.single == false else { continue }
+                try db.run(
+                    """
+                    INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
+                    SELECT ?1, ?2, ?3, ?4, coalesce(max(passes), 0), coalesce(max(fails), 0) FROM (
+                        SELECT passes, fails FROM flaky_test_days WHERE test_id = ?1 AND branch = ?2 AND device = ?3
+                            AND day < ?4 ORDER BY day DESC LIMIT 1) WHERE true
+                    ON CONFLICT (test_id, branch, device, day) DO NOTHING
+                    """, [key.testID, key.branch, key.device, day])
+                try db.run(
+                    """
+                    UPDATE flaky_test_days SET passes = passes + ?5, fails = fails + ?6
+                    WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND day >= ?4
+                    """, [key.testID, key.branch, key.device, day, 1 - failed, failed])
+            }
+        }
+        // The newest `recentCapacity` per key: everything at or before the oldest one beyond it goes.
+        var keys = BatchJSON()
+        for key in keyOrder { keys.append([.text(key.testID), .text(key.branch), .text(key.device)]) }
+        try db.run(
+            """
+            WITH k AS MATERIALIZED (
+                SELECT test_id, branch, device,
+                    (SELECT r.ran_at FROM flaky_recent r WHERE r.test_id = q.test_id AND r.branch = q.branch
+                        AND r.device = q.device ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1 OFFSET ?2) AS ran_at,
+                    (SELECT r.result_id FROM flaky_recent r WHERE r.test_id = q.test_id AND r.branch = q.branch
+                        AND r.device = q.device ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1 OFFSET ?2) AS result_id
+                FROM (SELECT json_extract(value, '$[0]') AS test_id, json_extract(value, '$[1]') AS branch,
+                    json_extract(value, '$[2]') AS device FROM json_each(?1)) q)
+            DELETE FROM flaky_recent WHERE (test_id, branch, device, ran_at, result_id) IN (
+                SELECT r.test_id, r.branch, r.device, r.ran_at, r.result_id FROM k JOIN flaky_recent r
+                    ON r.test_id = k.test_id AND r.branch = k.branch AND r.device = k.device
+                    AND (r.ran_at, r.result_id) <= (k.ran_at, k.result_id)
+                WHERE k.ran_at IS NOT NULL)
+            """, [keys.json, recentCapacity])
+        for entry in outcomes where isFailure(entry.status) { try recordFailure(db, entry) }
+    }
+
+    /// The page list's counts per (project, branch, page, suite, day), one statement per group of the batch.
+    private static func recordPageDays(_ db: Database, _ entries: [Entry]) throws {
+        struct Group: Hashable {
+            var project: String
+            var branch: String
+            var page: String
+            var suite: String
+            var day: Int64
+        }
+        var groups: [Group: (results: Int, fails: Int, lastFail: Int64?)] = [:]
+        var order: [Group] = []
+        for entry in entries {
+            let group = Group(
+                project: entry.project, branch: entry.branch ?? "", page: entry.page ?? "",
+                suite: entry.page == nil ? entry.suite : "", day: entry.ranAt / millisecondsPerDay)
+            var counts = groups[group] ?? (0, 0, nil)
+            if groups[group] == nil { order.append(group) }
+            counts.results += 1
+            if isFailure(entry.status) {
+                counts.fails += 1
+                counts.lastFail = max(counts.lastFail ?? entry.ranAt, entry.ranAt)
+            }
+            groups[group] = counts
+        }
+        for group in order {
+            let counts = groups[group]!
+            try db.run(
+                """
+                INSERT INTO page_days (project, branch, page, suite, day, results, fails, last_fail_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                ON CONFLICT (project, day, branch, page, suite) DO UPDATE SET results = results + excluded.results,
+                    fails = fails + excluded.fails,
+                    last_fail_at = CASE WHEN excluded.last_fail_at IS NULL THEN last_fail_at
+                        ELSE max(coalesce(last_fail_at, excluded.last_fail_at), excluded.last_fail_at) END
+                """,
+                [group.project, group.branch, group.page, group.suite, group.day, counts.results, counts.fails, counts.lastFail])
+        }
+    }
+
+    /// A failing result's page rows (its device's and the all-devices ones) and call site.
+    private static func recordFailure(_ db: Database, _ entry: Entry) throws {
         let branch = entry.branch ?? ""
         let device = entry.device ?? ""
         let page = entry.page ?? ""
         let day = entry.ranAt / millisecondsPerDay
-        let failed = isFailure(entry.status)
-        let failedCount = failed ? 1 : 0
-        if pageDays {
-            try db.run(
-            """
-            INSERT INTO page_days (project, branch, page, suite, day, results, fails, last_fail_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, CASE WHEN ?6 = 1 THEN ?7 END)
-            ON CONFLICT (project, day, branch, page, suite) DO UPDATE SET results = results + 1,
-                fails = fails + excluded.fails,
-                last_fail_at = CASE WHEN excluded.last_fail_at IS NULL THEN last_fail_at
-                    ELSE max(coalesce(last_fail_at, excluded.last_fail_at), excluded.last_fail_at) END
-            """, [entry.project, branch, page, entry.page == nil ? entry.suite : "", day, failedCount, entry.ranAt])
-        }
-        guard testSummaries, entry.status != "skipped" else { return }
-        let commit = entry.commit ?? ""
-        for key in [device, allDevices] {
-            try db.run(
-                """
-                INSERT INTO flaky_recent (test_id, branch, device, ran_at, result_id, failed, commit_sha)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [entry.testID, branch, key, entry.ranAt, entry.resultID, failedCount, commit])
-            try db.run(
-                """
-                DELETE FROM flaky_recent WHERE test_id = ?1 AND branch = ?2 AND device = ?3
-                    AND (ran_at, result_id) <= (SELECT ran_at, result_id FROM flaky_recent
-                        WHERE test_id = ?1 AND branch = ?2 AND device = ?3
-                        ORDER BY ran_at DESC, result_id DESC LIMIT 1 OFFSET ?4)
-                """, [entry.testID, branch, key, recentCapacity])
-            if !commit.isEmpty && failed {
-                // A commit's row starts at its first failure, with the passes on it among the newest results.
-                try db.run(
-                    """
-                    INSERT INTO flaky_commits (test_id, branch, device, commit_sha, passes, fails, last_pass_at,
-                        last_fail_at)
-                    SELECT ?1, ?2, ?3, ?4, count(*), 1, max(ran_at), ?5 FROM flaky_recent
-                    WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND commit_sha = ?4 AND failed = 0
-                    ON CONFLICT (test_id, branch, device, commit_sha) DO UPDATE SET fails = fails + 1,
-                        last_fail_at = max(last_fail_at, excluded.last_fail_at)
-                    """, [entry.testID, branch, key, commit, entry.ranAt])
-            } else if !commit.isEmpty {
-                try db.run(
-                    """
-                    UPDATE flaky_commits SET passes = passes + 1, last_pass_at = max(coalesce(last_pass_at, ?5), ?5)
-                    WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND commit_sha = ?4
-                    """, [entry.testID, branch, key, commit, entry.ranAt])
-            }
-            // Cumulative through each day: the new day's row starts from the previous day's totals,
-            // then this result is added to it and to every later day (only out-of-order results have any).
-            // (`WHERE true` resolves the INSERT ... SELECT ... ON CONFLICT parsing ambiguity.)
-            try db.run(
-                """
-                INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
-                SELECT ?1, ?2, ?3, ?4, coalesce(max(passes), 0), coalesce(max(fails), 0) FROM (
-                    SELECT passes, fails FROM flaky_test_days WHERE test_id = ?1 AND branch = ?2 AND device = ?3
-                        AND day < ?4 ORDER BY day DESC LIMIT 1) WHERE true
-                ON CONFLICT (test_id, branch, device, day) DO NOTHING
-                """, [entry.testID, branch, key, day])
-            try db.run(
-                """
-                UPDATE flaky_test_days SET passes = passes + ?5, fails = fails + ?6
-                WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND day >= ?4
-                """, [entry.testID, branch, key, day, 1 - failedCount, failedCount])
-        }
-        guard failed else { return }
         // The device's page rows, then the all-devices rows with their per-device breakdown (0005).
         for key in [device, allDevices] {
             try db.run(
@@ -202,7 +346,7 @@ enum FlakySummaries {
                 try db.run("DELETE FROM \(table) WHERE test_id = ?", [test])
             }
             for entry in try entries(db, "WHERE r.test_id = ?", [test]) {
-                try record(db, entry, pageDays: false)
+                try record(db, [entry], pageDays: false)
                 days.insert(PageDay(project: entry.project, day: entry.ranAt / millisecondsPerDay))
             }
         }
@@ -213,7 +357,7 @@ enum FlakySummaries {
                 db, "WHERE r.project = ? AND r.ran_at >= ? AND r.ran_at < ?",
                 [pageDay.project, start, start + millisecondsPerDay])
             {
-                try record(db, entry, testSummaries: false)
+                try record(db, [entry], testSummaries: false)
             }
         }
     }
@@ -237,5 +381,58 @@ enum FlakySummaries {
                 page: row.optionalString(7), callSite: row.optionalString(8).map { (file: $0, line: row.int(9)) },
                 status: row.string(10), ranAt: row.int64(11))
         }
+    }
+}
+
+/// A JSON array of rows of text and integers, for `json_each` (the batch statements of `FlakySummaries`).
+struct BatchJSON {
+    enum Value {
+        case text(String)
+        case integer(Int64)
+    }
+
+    private(set) var text = "["
+    private(set) var isEmpty = true
+
+    mutating func append(_ row: [Value]) {
+        if !isEmpty { text += "," }
+        isEmpty = false
+        text += "["
+        for (index, value) in row.enumerated() {
+            if index > 0 { text += "," }
+            switch value {
+            case .integer(let integer): text += String(integer)
+            case .text(let string): Self.appendString(string, to: &text)
+            }
+        }
+        text += "]"
+    }
+
+    /// `text` with the closing bracket.
+    var json: String { text + "]" }
+
+    /// A JSON string literal (RFC 8259: quote, backslash and control characters escaped).
+    static func appendString(_ string: String, to text: inout String) {
+        text += "\""
+        var plain = true
+        for byte in string.utf8 where byte == 0x22 || byte == 0x5C || byte < 0x20 {
+            plain = false
+            break
+        }
+        if plain {
+            text += string
+        } else {
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        text += "\""
     }
 }
