@@ -157,7 +157,8 @@ struct FlakyAnalysis {
                     [window.sinceDay] + values, row: Self.pageRow))
         }
         let pageKey = page == FlakyReport.noPage ? "" : page
-        // The pairs failing on the page in the window (the same conditions on `q`), with all their rows.
+        // The pairs failing on the page in the window (the window conditions on `q`), with all their rows
+        // (looked up by pair: `+` keeps the window index out of the outer loop).
         var pairConditions = [filter.replacingOccurrences(of: "tp.", with: "q."), "q.page = ?\(values.count + 2)"]
         var allValues = values + [pageKey]
         if pageKey.isEmpty, let suite = window.query.suite {
@@ -168,7 +169,7 @@ struct FlakyAnalysis {
             try db.query(
                 """
                 \(Self.pageRowSelect())
-                WHERE \(filter) AND (tp.test_id, tp.branch) IN (
+                WHERE tp.device = ?2 AND +tp.last_fail_at >= ?3 AND (tp.test_id, tp.branch) IN (
                     SELECT q.test_id, q.branch FROM flaky_test_pages q JOIN tests t ON t.id = q.test_id
                     WHERE \(pairConditions.joined(separator: " AND ")))
                 ORDER BY tp.test_id, tp.branch
