@@ -5,6 +5,10 @@
 -- ({"iPad":3,"iPhone 15":1}); flaky_test_pages gains `fails`, the cumulative failures through its newest
 -- day, so counting a window reads only the row before the window. The window indexes put the device
 -- before the time, so a scan reads the rows of one device key only.
+-- flaky_test_days becomes per-day (not cumulative) pass/fail counts per (test, branch, device) with no
+-- '*' rows, keyed by day before device: ingest adds one upsert per result instead of four statements,
+-- and a test's counts in a window (read only for the tests a query lists) are a range of at most
+-- days x devices rows.
 -- Every summary table is recomputed from `results` by the statements after "-- populate": the current
 -- definition of the summaries, which FlakySummaries.rebuildAll (and gc) run too.
 -- Append-only: never edit after it shipped.
@@ -16,6 +20,16 @@ DROP INDEX flaky_test_pages_by_time;
 DROP INDEX flaky_test_pages_by_page_time;
 CREATE INDEX flaky_test_pages_by_time ON flaky_test_pages (device, last_fail_at, project);
 CREATE INDEX flaky_test_pages_by_page_time ON flaky_test_pages (page, device, last_fail_at, project);
+DROP TABLE flaky_test_days;
+CREATE TABLE flaky_test_days (
+    test_id TEXT NOT NULL,
+    branch TEXT NOT NULL,
+    device TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    passes INTEGER NOT NULL,
+    fails INTEGER NOT NULL,
+    PRIMARY KEY (test_id, branch, day, device)
+) WITHOUT ROWID;
 
 DELETE FROM flaky_recent;
 DELETE FROM flaky_commits;
@@ -49,17 +63,10 @@ GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' 
 HAVING sum(r.status IN ('failed', 'error')) > 0;
 
 INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
-SELECT test_id, branch, device, day,
-    sum(passes) OVER (PARTITION BY test_id, branch, device ORDER BY day),
-    sum(fails) OVER (PARTITION BY test_id, branch, device ORDER BY day)
-FROM (
-    SELECT r.test_id, coalesce(r.branch, '') AS branch, CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END AS device, r.ran_at / 86400000 AS day,
-        sum(r.status NOT IN ('failed', 'error')) AS passes, sum(r.status IN ('failed', 'error')) AS fails
-    FROM results r
-    CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
-    WHERE r.status <> 'skipped'
-    GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END, r.ran_at / 86400000
-);
+SELECT test_id, coalesce(branch, ''), coalesce(device, ''), ran_at / 86400000,
+    sum(status NOT IN ('failed', 'error')), sum(status IN ('failed', 'error'))
+FROM results WHERE status <> 'skipped'
+GROUP BY test_id, coalesce(branch, ''), ran_at / 86400000, coalesce(device, '');
 
 INSERT INTO flaky_page_days (test_id, branch, device, page, day, fails, first_fail_at, last_fail_at, last_result_id)
 SELECT test_id, branch, device, page, day,

@@ -61,7 +61,6 @@ final class SummaryAccumulator {
     private var commitRows: [(key: TestKey, sha: String, counts: CommitCounts)] = []
     private var day: Int64 = -1
     private var todayOutcomes: [TestKey: (passes: Int, fails: Int)] = [:]
-    private var totalOutcomes: [TestKey: (passes: Int, fails: Int)] = [:]
     private var testDayRows: [(key: TestKey, day: Int64, passes: Int, fails: Int)] = []
     private var todayFailures: [PageKey: DayFailures] = [:]
     private var totalFailures: [PageKey: Int] = [:]
@@ -107,12 +106,9 @@ final class SummaryAccumulator {
     }
 
     private func flushDay() {
-        for (key, today) in todayOutcomes {
-            var total = totalOutcomes[key] ?? (0, 0)
-            total.passes += today.passes
-            total.fails += today.fails
-            totalOutcomes[key] = total
-            testDayRows.append((key, day, total.passes, total.fails))
+        // Per-day counts of each device (0005: no cumulative rows, no all-devices rows).
+        for (key, today) in todayOutcomes where devices[Int(key.device)] != Self.allDevices {
+            testDayRows.append((key, day, today.passes, today.fails))
         }
         todayOutcomes.removeAll(keepingCapacity: true)
         for (key, today) in todayFailures {
@@ -212,7 +208,10 @@ final class SummaryAccumulator {
                     row.counts.passes, row.counts.fails, row.counts.lastPass, row.counts.lastFail,
                 ])
         }
-        for row in testDayRows.sorted(by: { order($0.key) != order($1.key) ? order($0.key) < order($1.key) : $0.day < $1.day }) {
+        func dayOrder(_ row: (key: TestKey, day: Int64, passes: Int, fails: Int)) -> (Int, Int, Int64, Int) {
+            (testRank[Int(row.key.test)], branchRank[Int(row.key.branch)], row.day, deviceRank[Int(row.key.device)])
+        }
+        for row in testDayRows.sorted(by: { dayOrder($0) < dayOrder($1) }) {
             try db.run(
                 "INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails) VALUES (?, ?, ?, ?, ?, ?)",
                 [

@@ -4,8 +4,9 @@ import Foundation
 /// The reads behind `flakyTests` and `flakyPages`, inside one snapshot: candidates are the
 /// (test, branch) pairs with a failure in the window (`flaky_test_pages`), each classified from its
 /// newest results (`flaky_recent`) and contradicting commits (`flaky_commits`); counts in the window
-/// are differences of cumulative rows (`flaky_test_days`, `flaky_page_days`). Every read is an index
-/// range bounded by the window or by a constant, never the window's results.
+/// are sums of the window's per-day rows (`flaky_test_days`) or differences of cumulative rows
+/// (`flaky_page_days`). Every read is an index range bounded by the window or by a constant, never
+/// the window's results.
 struct FlakyAnalysis {
     let db: Database
     let window: FlakyWindow
@@ -226,18 +227,16 @@ struct FlakyAnalysis {
         ) { $0.int64(0) }
     }
 
-    /// Pass and fail counts of a (test, branch) in the window on the device scope.
+    /// Pass and fail counts of a (test, branch) in the window on the device scope: the per-day rows of the
+    /// window (at most days x devices of them).
     func passFailCounts(testID: String, branch: String) throws -> (passes: Int, fails: Int) {
-        let key: [any SQLBindable] = [testID, branch, window.deviceKey]
-        let keyCondition = "test_id = ? AND branch = ? AND device = ?"
-        let total = try db.queryFirst(
-            "SELECT passes, fails FROM flaky_test_days WHERE \(keyCondition) ORDER BY day DESC LIMIT 1", key
-        ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
-        let before = try db.queryFirst(
-            "SELECT passes, fails FROM flaky_test_days WHERE \(keyCondition) AND day < ? ORDER BY day DESC LIMIT 1",
-            key + [window.sinceDay]
-        ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
-        return (total.0 - before.0, total.1 - before.1)
+        var sql = "SELECT sum(passes), sum(fails) FROM flaky_test_days WHERE test_id = ? AND branch = ? AND day >= ?"
+        var values: [any SQLBindable] = [testID, branch, window.sinceDay]
+        if let device = window.device {
+            sql += " AND device = ?"
+            values.append(device)
+        }
+        return try db.queryFirst(sql, values) { (passes: $0.optionalInt(0) ?? 0, fails: $0.optionalInt(1) ?? 0) } ?? (0, 0)
     }
 
     private func identity(_ testID: String) throws -> TestIdentity? {

@@ -36,9 +36,8 @@ enum FlakySummaries {
     /// one statement per table for the whole batch where the rows allow it. Call inside the transaction
     /// that inserted them.
     ///
-    /// Set-based: the batch's outcomes travel as one JSON array (`json_each`); a (test, branch, device)
-    /// whose outcomes in the batch fall on several days takes the per-result path for its cumulative
-    /// day rows. Failures (their page rows and call sites) are recorded one by one.
+    /// Set-based: the batch's outcomes travel as one JSON array (`json_each`). Failures (their page rows
+    /// and call sites) are recorded one by one.
     static func record(_ db: Database, _ entries: [Entry], testSummaries: Bool = true, pageDays: Bool = true) throws {
         guard !entries.isEmpty else { return }
         if pageDays { try recordPageDays(db, entries) }
@@ -47,31 +46,39 @@ enum FlakySummaries {
         guard !outcomes.isEmpty else { return }
         // One row per outcome and device key: test, branch, device, ran_at, result_id, failed, commit, day.
         var rows = BatchJSON()
-        struct DayKey: Hashable {
+        struct RecentKey: Hashable {
             var testID: String
             var branch: String
             var device: String
         }
-        var days: [DayKey: (day: Int64, passes: Int, fails: Int, single: Bool)] = [:]
-        var keyOrder: [DayKey] = []
+        struct DayKey: Hashable {
+            var testID: String
+            var branch: String
+            var device: String
+            var day: Int64
+        }
+        var keyOrder: [RecentKey] = []
+        var seenKeys = Set<RecentKey>()
+        var days: [DayKey: (passes: Int, fails: Int)] = [:]
+        var dayOrder: [DayKey] = []
         for entry in outcomes {
             let failed = isFailure(entry.status) ? 1 : 0
             let day = entry.ranAt / millisecondsPerDay
-            for device in [entry.device ?? "", allDevices] {
+            let device = entry.device ?? ""
+            let dayKey = DayKey(testID: entry.testID, branch: entry.branch ?? "", device: device, day: day)
+            if let known = days[dayKey] {
+                days[dayKey] = (known.passes + 1 - failed, known.fails + failed)
+            } else {
+                days[dayKey] = (1 - failed, failed)
+                dayOrder.append(dayKey)
+            }
+            for key in [device, allDevices] {
                 rows.append([
-                    .text(entry.testID), .text(entry.branch ?? ""), .text(device), .integer(entry.ranAt),
+                    .text(entry.testID), .text(entry.branch ?? ""), .text(key), .integer(entry.ranAt),
                     .integer(entry.resultID), .integer(Int64(failed)), .text(entry.commit ?? ""), .integer(day),
                 ])
-                let key = DayKey(testID: entry.testID, branch: entry.branch ?? "", device: device)
-                if var known = days[key] {
-                    known.single = known.single && known.day == day
-                    known.passes += 1 - failed
-                    known.fails += failed
-                    days[key] = known
-                } else {
-                    days[key] = (day, 1 - failed, failed, true)
-                    keyOrder.append(key)
-                }
+                let recentKey = RecentKey(testID: entry.testID, branch: entry.branch ?? "", device: key)
+                if seenKeys.insert(recentKey).inserted { keyOrder.append(recentKey) }
             }
         }
         let batch = rows.json
@@ -120,65 +127,24 @@ enum FlakySummaries {
                 ON CONFLICT (test_id, branch, device, commit_sha) DO NOTHING
                 """, [batch])
         }
-        // Cumulative day rows: keys with one day in the batch together, the others result by result.
-        var single = BatchJSON()
-        for key in keyOrder {
-            guard let known = days[key], known.single else { continue }
-            single.append([
-                .text(key.testID), .text(key.branch), .text(key.device), .integer(known.day),
-                .integer(Int64(known.passes)), .integer(Int64(known.fails)),
+        // Pass/fail counts per (test, branch, device, day): one upsert for the batch.
+        var dayCounts = BatchJSON()
+        for key in dayOrder {
+            let counts = days[key]!
+            dayCounts.append([
+                .text(key.testID), .text(key.branch), .text(key.device), .integer(key.day), .integer(Int64(counts.passes)),
+                .integer(Int64(counts.fails)),
             ])
         }
-        if !single.isEmpty {
-            let dayRows = """
-                d AS MATERIALIZED (SELECT json_extract(value, '$[0]') AS test_id, json_extract(value, '$[1]') AS branch,
-                    json_extract(value, '$[2]') AS device, json_extract(value, '$[3]') AS day,
-                    json_extract(value, '$[4]') AS passes, json_extract(value, '$[5]') AS fails FROM json_each(?1))
-                """
-            // A new day's row starts from the previous day's totals; then the batch's counts are added to it
-            // and to every later day (only out-of-order results have any).
-            try db.run(
-                """
-                WITH \(dayRows)
-                INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
-                SELECT d.test_id, d.branch, d.device, d.day,
-                    coalesce((SELECT p.passes FROM flaky_test_days p WHERE p.test_id = d.test_id AND p.branch = d.branch
-                        AND p.device = d.device AND p.day < d.day ORDER BY p.day DESC LIMIT 1), 0),
-                    coalesce((SELECT p.fails FROM flaky_test_days p WHERE p.test_id = d.test_id AND p.branch = d.branch
-                        AND p.device = d.device AND p.day < d.day ORDER BY p.day DESC LIMIT 1), 0)
-                FROM d WHERE true
-                ON CONFLICT (test_id, branch, device, day) DO NOTHING
-                """, [single.json])
-            try db.run(
-                """
-                WITH \(dayRows)
-                UPDATE flaky_test_days SET passes = flaky_test_days.passes + d.passes, fails = flaky_test_days.fails + d.fails
-                FROM d
-                WHERE flaky_test_days.test_id = d.test_id AND flaky_test_days.branch = d.branch
-                    AND flaky_test_days.device = d.device AND flaky_test_days.day >= d.day
-                """, [single.json])
-        }
-        for entry in outcomes {
-            let failed = isFailure(entry.status) ? 1 : 0
-            let day = entry.ranAt / millisecondsPerDay
-            for device in [entry.device ?? "", allDevices] {
-                let key = DayKey(testID: entry.testID, branch: entry.branch ?? "", device: device)
-                guard days[key]?.single == false else { continue }
-                try db.run(
-                    """
-                    INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
-                    SELECT ?1, ?2, ?3, ?4, coalesce(max(passes), 0), coalesce(max(fails), 0) FROM (
-                        SELECT passes, fails FROM flaky_test_days WHERE test_id = ?1 AND branch = ?2 AND device = ?3
-                            AND day < ?4 ORDER BY day DESC LIMIT 1) WHERE true
-                    ON CONFLICT (test_id, branch, device, day) DO NOTHING
-                    """, [key.testID, key.branch, key.device, day])
-                try db.run(
-                    """
-                    UPDATE flaky_test_days SET passes = passes + ?5, fails = fails + ?6
-                    WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND day >= ?4
-                    """, [key.testID, key.branch, key.device, day, 1 - failed, failed])
-            }
-        }
+        try db.run(
+            """
+            INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
+            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+                json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]')
+            FROM json_each(?1) WHERE true
+            ON CONFLICT (test_id, branch, day, device) DO UPDATE SET passes = passes + excluded.passes,
+                fails = fails + excluded.fails
+            """, [dayCounts.json])
         // The newest `recentCapacity` per key: everything at or before the oldest one beyond it goes.
         var keys = BatchJSON()
         for key in keyOrder { keys.append([.text(key.testID), .text(key.branch), .text(key.device)]) }
