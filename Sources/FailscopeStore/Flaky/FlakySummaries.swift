@@ -145,24 +145,27 @@ enum FlakySummaries {
             ON CONFLICT (test_id, branch, day, device) DO UPDATE SET passes = passes + excluded.passes,
                 fails = fails + excluded.fails
             """, [dayCounts.json])
-        // The newest `recentCapacity` per key: everything at or before the oldest one beyond it goes.
+        // The newest `recentCapacity` per key: everything at or before the oldest one beyond it goes (the
+        // keys below capacity, most of them, cost one index probe).
         var keys = BatchJSON()
         for key in keyOrder { keys.append([.text(key.testID), .text(key.branch), .text(key.device)]) }
         try db.run(
             """
-            WITH k AS MATERIALIZED (
+            WITH over AS MATERIALIZED (
                 SELECT test_id, branch, device,
                     (SELECT r.ran_at FROM flaky_recent r WHERE r.test_id = q.test_id AND r.branch = q.branch
-                        AND r.device = q.device ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1 OFFSET ?2) AS ran_at,
-                    (SELECT r.result_id FROM flaky_recent r WHERE r.test_id = q.test_id AND r.branch = q.branch
-                        AND r.device = q.device ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1 OFFSET ?2) AS result_id
+                        AND r.device = q.device ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1 OFFSET ?2) AS ran_at
                 FROM (SELECT json_extract(value, '$[0]') AS test_id, json_extract(value, '$[1]') AS branch,
-                    json_extract(value, '$[2]') AS device FROM json_each(?1)) q)
+                    json_extract(value, '$[2]') AS device FROM json_each(?1)) q),
+            k AS MATERIALIZED (
+                SELECT test_id, branch, device, ran_at,
+                    (SELECT r.result_id FROM flaky_recent r WHERE r.test_id = over.test_id AND r.branch = over.branch
+                        AND r.device = over.device ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1 OFFSET ?2) AS result_id
+                FROM over WHERE ran_at IS NOT NULL)
             DELETE FROM flaky_recent WHERE (test_id, branch, device, ran_at, result_id) IN (
                 SELECT r.test_id, r.branch, r.device, r.ran_at, r.result_id FROM k JOIN flaky_recent r
                     ON r.test_id = k.test_id AND r.branch = k.branch AND r.device = k.device
-                    AND (r.ran_at, r.result_id) <= (k.ran_at, k.result_id)
-                WHERE k.ran_at IS NOT NULL)
+                    AND (r.ran_at, r.result_id) <= (k.ran_at, k.result_id))
             """, [keys.json, recentCapacity])
         for entry in outcomes where isFailure(entry.status) { try recordFailure(db, entry) }
     }
