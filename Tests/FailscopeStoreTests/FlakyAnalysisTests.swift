@@ -361,6 +361,19 @@ final class FlakyAnalysisTests: XCTestCase {
         XCTAssertEqual(try flakyNames(.init(device: "Pixel")), [], "Pixel failed only before the window")
     }
 
+    func testContradictingCommitsListTheNewest20AndCountThemAll() throws {
+        for index in 0..<25 {
+            try ingest(
+                commit: "k\(index)", hoursAgo: Double(100 - index),
+                [result("testRetries", .failed), result("testRetries", .passed, attempt: 2)])
+        }
+        let test = try XCTUnwrap(try flaky().flaky.first)
+        XCTAssertEqual(test.contradictingCommitCount, 25)
+        XCTAssertEqual(test.contradictingCommits.map(\.commit), (5..<25).reversed().map { "k\($0)" })
+        XCTAssertEqual(test.passCount, 25)
+        XCTAssertEqual(test.failCount, 25)
+    }
+
     func testDeviceCountsParserReadsWhatSQLiteWrites() throws {
         let names = ["", "iPad", "a\"b", "back\\slash", "tab\there", "ünï", "emoji 😀"]
         let json = try store.pool.read { db in

@@ -264,21 +264,44 @@ struct FlakyAnalysis {
 
     /// The report entry of a flaky candidate.
     func flakyTest(_ candidate: Candidate, _ evaluated: Evaluated, reasons: [FlakyReason]) throws -> FlakyTest {
-        let test = try identity(candidate.testID)
-        let deviceKey = window.deviceKey
-        let commitKey: [any SQLBindable] = [candidate.testID, candidate.branch, deviceKey, window.since]
-        let commitCondition = """
-            test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
-                AND min(last_pass_at, last_fail_at) >= ?
+        // The identity and the window's pass/fail counts in one statement, the contradicting commits with
+        // their total in another.
+        var countCondition = "d.test_id = t.id AND d.branch = ?2 AND d.day >= ?3"
+        var countValues: [any SQLBindable] = [candidate.testID, candidate.branch, window.sinceDay]
+        if let device = window.device {
+            countCondition += " AND d.device = ?4"
+            countValues.append(device)
+        }
+        let identified = try db.queryFirst(
             """
+            SELECT t.project, t.suite, t.name, t.arguments,
+                (SELECT sum(d.passes) FROM flaky_test_days d WHERE \(countCondition)),
+                (SELECT sum(d.fails) FROM flaky_test_days d WHERE \(countCondition))
+            FROM tests t WHERE t.id = ?1
+            """, countValues
+        ) { row in
+            (
+                test: TestIdentity(
+                    project: row.string(0), suite: row.string(1), name: row.string(2),
+                    arguments: row.string(3).isEmpty ? nil : row.string(3)),
+                counts: (passes: row.optionalInt(4) ?? 0, fails: row.optionalInt(5) ?? 0)
+            )
+        }
+        let test = identified?.test
+        let counts = try identified?.counts ?? passFailCounts(testID: candidate.testID, branch: candidate.branch)
+        var commitCount = 0
         let commits = try db.query(
             """
-            SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) FROM flaky_commits
-            WHERE \(commitCondition) ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT 20
-            """, commitKey
-        ) { ContradictingCommit(commit: $0.string(0), passes: $0.int(1), fails: $0.int(2), seenAt: Timestamp.date($0.int64(3))) }
-        let commitCount = try db.scalar("SELECT count(*) FROM flaky_commits WHERE \(commitCondition)", commitKey).int ?? 0
-        let counts = try passFailCounts(testID: candidate.testID, branch: candidate.branch)
+            SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at), count(*) OVER () FROM flaky_commits
+            WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
+                AND min(last_pass_at, last_fail_at) >= ?
+            ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT 20
+            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
+        ) { row -> ContradictingCommit in
+            commitCount = row.int(4)
+            return ContradictingCommit(
+                commit: row.string(0), passes: row.int(1), fails: row.int(2), seenAt: Timestamp.date(row.int64(3)))
+        }
 
         var pages: [PageKey: (count: Int, last: Int64)] = [:]
         var devices: [String: Int] = [:]
