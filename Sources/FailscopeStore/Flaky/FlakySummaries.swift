@@ -91,9 +91,11 @@ enum FlakySummaries {
             """
         try db.run(
             """
-            WITH \(batchRows)
             INSERT INTO flaky_recent (test_id, branch, device, ran_at, result_id, failed, commit_sha)
-            SELECT test_id, branch, device, ran_at, result_id, failed, commit_sha FROM b WHERE true
+            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+                json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
+                json_extract(value, '$[6]')
+            FROM json_each(?1) WHERE true
             """, [batch])
         // Commits: rows that existed before the batch add its outcomes; a commit failing for the first time
         // starts its row from the outcomes on it among the newest results (the batch's included).
@@ -358,6 +360,7 @@ struct BatchJSON {
     enum Value {
         case text(String)
         case integer(Int64)
+        case null
     }
 
     private(set) var text = "["
@@ -371,6 +374,7 @@ struct BatchJSON {
             if index > 0 { text += "," }
             switch value {
             case .integer(let integer): text += String(integer)
+            case .null: text += "null"
             case .text(let string): Self.appendString(string, to: &text)
             }
         }
