@@ -27,26 +27,28 @@ struct FlakyAnalysis {
         var windowFailures: Int
         /// The first failure in the window.
         var windowFirstFailAt: Int64?
-        /// Device `*`: the cumulative failures per device now and before the window (JSON objects).
-        var devicesNow: String?
-        var devicesBefore: String?
+        /// Failures in the window per device (devices without one left out).
+        var deviceFailures: [(device: String, count: Int)] = []
 
         var pageKey: PageKey { PageKey(page: page, suite: page.isEmpty ? suite : "") }
 
         /// Failures in the window per device (devices without one left out).
-        func windowDevices() -> [(device: String, count: Int)] {
-            guard device == FlakySummaries.allDevices else { return windowFailures > 0 ? [(device, windowFailures)] : [] }
-            let before = FlakyAnalysis.deviceCounts(devicesBefore)
-            var counts: [(device: String, count: Int)] = []
-            // Both lists are sorted by device (the summaries write them so): a merge, no dictionary.
-            var position = 0
-            for (name, now) in FlakyAnalysis.deviceCounts(devicesNow) {
-                while position < before.count, FlakyAnalysis.precedes(before[position].device, name) { position += 1 }
-                let earlier = position < before.count && before[position].device == name ? before[position].count : 0
-                if now - earlier > 0 { counts.append((name, now - earlier)) }
-            }
-            return counts
+        func windowDevices() -> [(device: String, count: Int)] { deviceFailures }
+    }
+
+    /// The differences `now - before` of two `devices` columns (cumulative failures per device), the
+    /// positive ones.
+    static func windowCounts(now: String?, before: String?) -> [(device: String, count: Int)] {
+        let before = deviceCounts(before)
+        var counts: [(device: String, count: Int)] = []
+        // Both lists are sorted by device (the summaries write them so): a merge, no dictionary.
+        var position = 0
+        for (name, total) in deviceCounts(now) {
+            while position < before.count, precedes(before[position].device, name) { position += 1 }
+            let earlier = position < before.count && before[position].device == name ? before[position].count : 0
+            if total - earlier > 0 { counts.append((name, total - earlier)) }
         }
+        return counts
     }
 
     /// A `devices` column (a JSON object of device names to integer counts, as `json_group_object` writes
@@ -104,18 +106,27 @@ struct FlakyAnalysis {
         return """
             SELECT tp.test_id, tp.branch, tp.device, tp.page,
                 CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END,
-                tp.last_fail_at, tp.last_result_id, tp.fails - coalesce((SELECT d.fails \(before)), 0),
+                tp.last_fail_at, tp.last_result_id,
+                CASE WHEN tp.device <> '*' THEN tp.fails - coalesce((SELECT d.fails \(before)), 0) END,
                 \(firstFailure), tp.devices, CASE WHEN tp.device = '*' THEN (SELECT d.devices \(before)) END
             FROM flaky_test_pages tp
             """
     }
 
     static func pageRow(_ row: Statement) -> PageRow {
-        PageRow(
+        var pageRow = PageRow(
             testID: row.string(0), branch: row.string(1), device: row.string(2), page: row.string(3),
-            suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6), windowFailures: row.int(7),
-            windowFirstFailAt: row.isNull(8) ? nil : row.int64(8), devicesNow: row.optionalString(9),
-            devicesBefore: row.optionalString(10))
+            suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6), windowFailures: 0,
+            windowFirstFailAt: row.isNull(8) ? nil : row.int64(8))
+        if row.isNull(7) {
+            // Device `*`: the per-device differences, and their sum (the row's own count is their sum).
+            pageRow.deviceFailures = windowCounts(now: row.optionalString(9), before: row.optionalString(10))
+            pageRow.windowFailures = pageRow.deviceFailures.reduce(0) { $0 + $1.count }
+        } else {
+            pageRow.windowFailures = row.int(7)
+            pageRow.deviceFailures = pageRow.windowFailures > 0 ? [(pageRow.device, pageRow.windowFailures)] : []
+        }
+        return pageRow
     }
 
     /// The condition on `flaky_test_pages tp` for the rows of device key `device` failing in the window
