@@ -193,7 +193,9 @@ struct FlakyAnalysis {
     /// the newest result's commit) and whether a commit contradicts inside the window.
     func evaluate(_ pairs: [(testID: String, branch: String)]) throws -> [Evaluated] {
         guard !pairs.isEmpty else { return [] }
-        let encoded = String(decoding: try JSONEncoder().encode(pairs.map { [$0.testID, $0.branch] }), as: UTF8.self)
+        var list = BatchJSON()
+        for pair in pairs { list.append([.text(pair.testID), .text(pair.branch)]) }
+        let encoded = list.json
         let policy = window.query.policy
         let sampleSize = max(policy.recentResults, policy.recoveryPasses, policy.brokenMinimum)
         let evaluated = try db.query(
