@@ -1,10 +1,10 @@
 import Foundation
 
-/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003 redefines
-/// flaky_commits) inside the ingest transaction, so flaky and page queries read a bounded number of
-/// rows per test (docs/flaky.md).
+/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003 and 0005 redefine
+/// them) inside the ingest transaction, so flaky and page queries read a bounded number of rows per
+/// test (docs/flaky.md).
 ///
-/// `record` adds one stored result. `rebuildAll` recomputes every table from `results` with the
+/// `record` adds a batch of stored results. `rebuildAll` recomputes every table from `results` with the
 /// newest migration's "-- populate" statements; `rebuild(_:testsOfRun:)` records the results of a run's
 /// tests again when the run's branch, commit, device or start changed. All give the same rows
 /// (`FlakySummaryTests` checks it).
@@ -288,8 +288,8 @@ enum FlakySummaries {
         "page_days",
     ]
 
-    /// The "-- populate" statements of the newest migration that has them (0003 since flaky_commits keeps
-    /// only commits with a failure), one per table of `tables`: the current definition of the summaries.
+    /// The "-- populate" statements of the newest migration that has them (0005, with device-summed page
+    /// rows and per-day test counts), in order: the current definition of the summaries.
     static let populateStatements: [String] = {
         guard
             let (migration, marker) = Migration.embedded.reversed().lazy.compactMap({ migration in
