@@ -190,7 +190,9 @@ struct FlakyAnalysis {
 
     /// Applies the rules to every pair of `pairs` on the window's device scope, in one statement: for
     /// each pair its newest max(N, K, broken minimum) outcomes in the window as digits (1: failed, 2: on
-    /// the newest result's commit) and whether a commit contradicts inside the window.
+    /// the newest result's commit) and whether a commit contradicts inside the window. The commits are
+    /// compared only when the newest outcome failed: otherwise the test cannot be broken, and every
+    /// outcome gets the commit `""` (which skips the broken rule, as a passing newest outcome does).
     func evaluate(_ pairs: [(testID: String, branch: String)]) throws -> [Evaluated] {
         guard !pairs.isEmpty else { return [] }
         var list = BatchJSON()
@@ -200,17 +202,24 @@ struct FlakyAnalysis {
         let sampleSize = max(policy.recentResults, policy.recoveryPasses, policy.brokenMinimum)
         let evaluated = try db.query(
             """
-            WITH p AS MATERIALIZED (
+            WITH h AS MATERIALIZED (
                 SELECT j.key AS position, json_extract(j.value, '$[0]') AS test_id, json_extract(j.value, '$[1]') AS branch,
-                    (SELECT r.commit_sha FROM flaky_recent r WHERE r.test_id = json_extract(j.value, '$[0]')
+                    (SELECT r.failed || r.commit_sha FROM flaky_recent r WHERE r.test_id = json_extract(j.value, '$[0]')
                         AND r.branch = json_extract(j.value, '$[1]') AND r.device = ?2 AND r.ran_at >= ?3
-                        ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1) AS newest
-                FROM json_each(?1) j)
+                        ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1) AS head
+                FROM json_each(?1) j),
+            p AS MATERIALIZED (
+                SELECT position, test_id, branch, substr(head, 1, 1) = '1' AS newest_failed, substr(head, 2) AS newest
+                FROM h)
             SELECT p.newest,
-                (SELECT group_concat(o.failed + 2 * (o.commit_sha = p.newest), '') FROM (
+                CASE WHEN p.newest_failed THEN (SELECT group_concat(o.failed + 2 * (o.commit_sha = p.newest), '') FROM (
                     SELECT r.failed, r.commit_sha FROM flaky_recent r
                     WHERE r.test_id = p.test_id AND r.branch = p.branch AND r.device = ?2 AND r.ran_at >= ?3
-                    ORDER BY r.ran_at DESC, r.result_id DESC LIMIT ?4) o),
+                    ORDER BY r.ran_at DESC, r.result_id DESC LIMIT ?4) o)
+                ELSE (SELECT group_concat(o.failed, '') FROM (
+                    SELECT r.failed FROM flaky_recent r
+                    WHERE r.test_id = p.test_id AND r.branch = p.branch AND r.device = ?2 AND r.ran_at >= ?3
+                    ORDER BY r.ran_at DESC, r.result_id DESC LIMIT ?4) o) END,
                 EXISTS (SELECT 1 FROM flaky_commits c WHERE c.test_id = p.test_id AND c.branch = p.branch
                     AND c.device = ?2 AND c.passes > 0 AND c.fails > 0 AND min(c.last_pass_at, c.last_fail_at) >= ?3)
             FROM p ORDER BY p.position
