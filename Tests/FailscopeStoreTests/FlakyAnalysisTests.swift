@@ -386,6 +386,13 @@ final class FlakyAnalysisTests: XCTestCase {
         XCTAssertEqual(parsed.map(\.device), names.sorted { FlakyAnalysis.precedes($0, $1) })
         XCTAssertEqual(parsed.map(\.count), parsed.map { names.firstIndex(of: $0.device)! + 1 })
         XCTAssertEqual(FlakyAnalysis.deviceCounts(#"{"iPad":3,"iPhone 15":12}"#).map(\.count), [3, 12])
+        func window(_ now: String?, _ before: String?) -> [String] {
+            FlakyAnalysis.windowCounts(now: now, before: before).map { "\($0.device)=\($0.count)" }.sorted()
+        }
+        XCTAssertEqual(window(#"{"iPad":3,"iPhone 15":12}"#, nil), ["iPad=3", "iPhone 15=12"])
+        XCTAssertEqual(window(#"{"":2,"iPad":3,"iPhone 15":12}"#, #"{"iPad":3,"iPhone 15":10}"#), ["=2", "iPhone 15=2"])
+        XCTAssertEqual(window(#"{"a\"b":4,"iPad":1}"#, #"{"a\"b":1}"#), ["a\"b=3", "iPad=1"], "escaped keys")
+        XCTAssertEqual(window(nil, #"{"iPad":3}"#), [])
         XCTAssertTrue(FlakyAnalysis.deviceCounts("not json").isEmpty)
         XCTAssertTrue(FlakyAnalysis.deviceCounts(nil).isEmpty)
     }

@@ -37,18 +37,35 @@ struct FlakyAnalysis {
     }
 
     /// The differences `now - before` of two `devices` columns (cumulative failures per device), the
-    /// positive ones.
+    /// positive ones. Compares the key bytes in place (hundreds of rows per page list); keys with JSON
+    /// escapes take the general path.
     static func windowCounts(now: String?, before: String?) -> [(device: String, count: Int)] {
-        let before = deviceCounts(before)
-        var counts: [(device: String, count: Int)] = []
-        // Both lists are sorted by device (the summaries write them so): a merge, no dictionary.
-        var position = 0
-        for (name, total) in deviceCounts(now) {
-            while position < before.count, precedes(before[position].device, name) { position += 1 }
-            let earlier = position < before.count && before[position].device == name ? before[position].count : 0
-            if total - earlier > 0 { counts.append((name, total - earlier)) }
+        guard var now else { return [] }
+        var before = before ?? "{}"
+        let fast = now.withUTF8 { nowBytes in
+            before.withUTF8 { beforeBytes -> [(device: String, count: Int)]? in
+                guard let current = DeviceCountsParser.entries(nowBytes),
+                    let earlier = DeviceCountsParser.entries(beforeBytes)
+                else { return nil }
+                var counts: [(device: String, count: Int)] = []
+                for entry in current {
+                    let key = UnsafeBufferPointer(rebasing: nowBytes[entry.key])
+                    let previous = earlier.first { other in
+                        other.key.count == entry.key.count
+                            && UnsafeBufferPointer(rebasing: beforeBytes[other.key]).elementsEqual(key)
+                    }
+                    let difference = entry.value - (previous?.value ?? 0)
+                    if difference > 0 { counts.append((String(decoding: key, as: UTF8.self), difference)) }
+                }
+                return counts
+            }
         }
-        return counts
+        if let fast { return fast }
+        let earlier = deviceCounts(before)
+        return deviceCounts(now).compactMap { name, total in
+            let difference = total - (earlier.first { $0.device == name }?.count ?? 0)
+            return difference > 0 ? (name, difference) : nil
+        }
     }
 
     /// A `devices` column (a JSON object of device names to integer counts, as `json_group_object` writes
@@ -393,6 +410,42 @@ struct FlakyAnalysis {
 /// Reads `{"name":123,...}` as `json_group_object` writes it (string keys with JSON escapes, integer
 /// values, no white space); `nil` for anything else.
 private struct DeviceCountsParser {
+    /// The keys (byte ranges of `bytes`, without quotes) and values of an object whose keys have no
+    /// escapes; `nil` otherwise.
+    static func entries(_ bytes: UnsafeBufferPointer<UInt8>) -> [(key: Range<Int>, value: Int)]? {
+        var entries: [(key: Range<Int>, value: Int)] = []
+        var index = 0
+        func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard take(UInt8(ascii: "{")) else { return nil }
+        if take(UInt8(ascii: "}")) { return index == bytes.count ? entries : nil }
+        repeat {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                if bytes[index] == UInt8(ascii: "\\") { return nil }
+                index += 1
+            }
+            let key = start..<index
+            guard take(UInt8(ascii: "\"")), take(UInt8(ascii: ":")) else { return nil }
+            let negative = take(UInt8(ascii: "-"))
+            let digits = index
+            var value = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"),
+                index - digits < 18
+            {
+                value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > digits else { return nil }
+            entries.append((key, negative ? -value : value))
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}")) && index == bytes.count ? entries : nil
+    }
+
     private let bytes: [UInt8]
     private var index = 0
 
