@@ -247,18 +247,21 @@ enum FlakySummaries {
                     last_fail_at = max(last_fail_at, excluded.last_fail_at), fails = fails + 1
                 """, [entry.testID, branch, key, page, entry.project, entry.ranAt, entry.resultID])
         }
-        // The same expressions as the "-- populate" section of 0005, over the per-device rows just updated.
+        // What the "-- populate" section of 0005 computes, over the per-device rows just updated: for the
+        // day rows, each device's newest cumulative row through the day, its devices found among the
+        // (test, branch, device, page) rows (so the cost does not grow with the days of history).
         try db.run(
             """
             UPDATE flaky_page_days SET devices = (
                 SELECT json_group_object(device, fails) FROM (
-                    SELECT x.device, x.fails FROM flaky_page_days x
-                    WHERE x.test_id = flaky_page_days.test_id AND x.branch = flaky_page_days.branch AND x.device <> '*'
-                        AND x.page = flaky_page_days.page
-                        AND x.day = (SELECT max(y.day) FROM flaky_page_days y WHERE y.test_id = x.test_id
+                    SELECT device, fails FROM (
+                        SELECT x.device AS device, (SELECT y.fails FROM flaky_page_days y WHERE y.test_id = x.test_id
                             AND y.branch = x.branch AND y.device = x.device AND y.page = x.page
-                            AND y.day <= flaky_page_days.day)
-                    ORDER BY x.device))
+                            AND y.day <= flaky_page_days.day ORDER BY y.day DESC LIMIT 1) AS fails
+                        FROM flaky_test_pages x
+                        WHERE x.test_id = flaky_page_days.test_id AND x.branch = flaky_page_days.branch
+                            AND x.device <> '*' AND x.page = flaky_page_days.page)
+                    WHERE fails IS NOT NULL ORDER BY device))
             WHERE test_id = ?1 AND branch = ?2 AND device = '*' AND page = ?3 AND day >= ?4
             """, [entry.testID, branch, page, day])
         try db.run(
