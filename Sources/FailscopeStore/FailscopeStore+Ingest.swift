@@ -117,30 +117,37 @@ extension FailscopeStore {
                 var outcome = BatchOutcome(inserted: 0, duplicates: 0)
                 var added: [TestStatus: Int] = [:]
                 var failingDelta = 0
-                for result in batch.results {
-                    let testID = TestIdentity.id(
-                        project: run.project, suite: result.suite, name: result.name, arguments: result.arguments)
+                var entries: [FlakySummaries.Entry] = []
+                entries.reserveCapacity(batch.results.count)
+                // Each test's latest attempt so far in this run (the unique index's key range of the test), to
+                // keep failing_test_count exact without re-reading the whole run: one lookup for the batch,
+                // then kept up to date as the batch's results are stored.
+                let identities = batch.results.map { result in
+                    (
+                        testID: TestIdentity.id(
+                            project: run.project, suite: result.suite, name: result.name, arguments: result.arguments),
+                        attempt: AttemptKey(
+                            stem: [result.suite, result.name, result.arguments ?? "", result.device ?? ""]
+                                .joined(separator: "\u{1F}"), device: result.device ?? run.device)
+                    )
+                }
+                var latest = try Self.latestAttempts(db, runID: runID, identities)
+                var testsSeen = Set<String>()
+                for (result, identity) in zip(batch.results, identities) {
+                    let testID = identity.testID
                     let firstFailure = result.failures.first
                     let lastStep = result.trail.last
                     let page = firstFailure?.page ?? lastStep?.page
                     let callSite = firstFailure?.callSite ?? lastStep?.callSite
                     let startedAt = result.startedAt.map(Timestamp.milliseconds)
-                    try db.run(
-                        """
-                        INSERT INTO tests (id, project, suite, name, arguments, first_seen_at) VALUES (?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (id) DO NOTHING
-                        """, [testID, run.project, result.suite, result.name, result.arguments ?? "", nowMs])
-                    // The test's latest attempt so far in this run (the unique index's key range of the test),
-                    // to keep failing_test_count exact without re-reading the whole run.
-                    let keyStem = [result.suite, result.name, result.arguments ?? "", result.device ?? ""]
-                        .joined(separator: "\u{1F}")
-                    let previous = try db.queryFirst(
-                        """
-                        SELECT attempt, status IN ('failed', 'error') FROM results
-                        WHERE run_id = ? AND result_key > ? AND result_key < ? AND test_id = ? AND device IS ?
-                        ORDER BY attempt DESC LIMIT 1
-                        """, [runID, keyStem + "\u{1F}", keyStem + "\u{20}", testID, result.device ?? run.device]
-                    ) { (attempt: $0.int(0), failing: $0.int(1) != 0) }
+                    if testsSeen.insert(testID).inserted {
+                        try db.run(
+                            """
+                            INSERT INTO tests (id, project, suite, name, arguments, first_seen_at) VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT (id) DO NOTHING
+                            """, [testID, run.project, result.suite, result.name, result.arguments ?? "", nowMs])
+                    }
+                    let previous = latest[identity.attempt]
                     try db.run(
                         """
                         INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device,
@@ -164,16 +171,17 @@ extension FailscopeStore {
                     added[result.status, default: 0] += 1
                     if previous == nil || result.attempt > previous!.attempt {
                         failingDelta += (result.status.outcome == .fail ? 1 : 0) - (previous?.failing == true ? 1 : 0)
+                        latest[identity.attempt] = (result.attempt, result.status.outcome == .fail)
                     }
                     try insertDetails(db, resultID: resultID, result: result)
-                    try FlakySummaries.record(
-                        db,
+                    entries.append(
                         .init(
                             resultID: resultID, testID: testID, project: run.project, suite: result.suite,
                             branch: run.branch, commit: run.commit, device: result.device ?? run.device, page: page,
                             callSite: callSite.map { ($0.file, $0.line) }, status: result.status.rawValue,
                             ranAt: startedAt ?? run.startedAt))
                 }
+                try FlakySummaries.record(db, entries)
                 if outcome.inserted > 0 {
                     try db.run(
                         """
@@ -259,6 +267,44 @@ extension FailscopeStore {
     }
 
     // MARK: Internals
+
+    /// A test (its result-key stem) on a device within a run.
+    struct AttemptKey: Hashable {
+        var stem: String
+        var device: String?
+    }
+
+    /// The highest attempt stored in run `runID` of each test and device of `identities`, and whether it
+    /// failed: one statement over the batch (`json_each`), each a range of the unique (run, key) index.
+    private static func latestAttempts(
+        _ db: Database, runID: String, _ identities: [(testID: String, attempt: AttemptKey)]
+    ) throws -> [AttemptKey: (attempt: Int, failing: Bool)] {
+        var keys: [AttemptKey] = []
+        var lookups = BatchJSON()
+        var seen = Set<AttemptKey>()
+        for identity in identities where seen.insert(identity.attempt).inserted {
+            keys.append(identity.attempt)
+            lookups.append([
+                .text(identity.attempt.stem + "\u{1F}"), .text(identity.attempt.stem + "\u{20}"), .text(identity.testID),
+                identity.attempt.device.map { .text($0) } ?? .null,
+            ])
+        }
+        let found = try db.query(
+            """
+            SELECT (SELECT r.attempt * 2 + (r.status IN ('failed', 'error')) FROM results r
+                WHERE r.run_id = ?1 AND r.result_key > json_extract(j.value, '$[0]')
+                    AND r.result_key < json_extract(j.value, '$[1]') AND r.test_id = json_extract(j.value, '$[2]')
+                    AND r.device IS json_extract(j.value, '$[3]')
+                ORDER BY r.attempt DESC LIMIT 1)
+            FROM json_each(?2) j ORDER BY j.key
+            """, [runID, lookups.json]
+        ) { $0.optionalInt(0) }
+        var latest: [AttemptKey: (attempt: Int, failing: Bool)] = [:]
+        for (key, value) in zip(keys, found) {
+            if let value { latest[key] = (value / 2, value % 2 == 1) }
+        }
+        return latest
+    }
 
     private func insertDetails(_ db: Database, resultID: Int64, result: TestResult) throws {
         for (position, failure) in result.failures.enumerated() {

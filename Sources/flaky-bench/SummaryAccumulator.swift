@@ -1,7 +1,7 @@
 import FailscopeStore
 import Foundation
 
-/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql) from the
+/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003 and 0005 redefine them) from the
 /// generator's results as they are produced in time order, and writes them sorted by primary key.
 /// The same rows as the migration's populate statements (`flaky-bench generate --verify` checks).
 final class SummaryAccumulator {
@@ -61,7 +61,6 @@ final class SummaryAccumulator {
     private var commitRows: [(key: TestKey, sha: String, counts: CommitCounts)] = []
     private var day: Int64 = -1
     private var todayOutcomes: [TestKey: (passes: Int, fails: Int)] = [:]
-    private var totalOutcomes: [TestKey: (passes: Int, fails: Int)] = [:]
     private var testDayRows: [(key: TestKey, day: Int64, passes: Int, fails: Int)] = []
     private var todayFailures: [PageKey: DayFailures] = [:]
     private var totalFailures: [PageKey: Int] = [:]
@@ -107,12 +106,9 @@ final class SummaryAccumulator {
     }
 
     private func flushDay() {
-        for (key, today) in todayOutcomes {
-            var total = totalOutcomes[key] ?? (0, 0)
-            total.passes += today.passes
-            total.fails += today.fails
-            totalOutcomes[key] = total
-            testDayRows.append((key, day, total.passes, total.fails))
+        // Per-day counts of each device (0005: no cumulative rows, no all-devices rows).
+        for (key, today) in todayOutcomes where devices[Int(key.device)] != Self.allDevices {
+            testDayRows.append((key, day, today.passes, today.fails))
         }
         todayOutcomes.removeAll(keepingCapacity: true)
         for (key, today) in todayFailures {
@@ -157,16 +153,19 @@ final class SummaryAccumulator {
             todayOutcomes[key] = today
         }
         guard failed else { return }
-        let key = PageKey(test: Int32(test), branch: Int16(branch), device: Int16(device), page: pageNumber)
-        var today = todayFailures[key] ?? DayFailures()
-        today.count += 1
-        today.first = min(today.first, ranAt)
-        if ranAt >= today.last {
-            today.last = ranAt
-            today.lastResultID = resultID
+        for deviceKey in [device, deviceIndex[Self.allDevices]!] {
+            let key = PageKey(test: Int32(test), branch: Int16(branch), device: Int16(deviceKey), page: pageNumber)
+            var today = todayFailures[key] ?? DayFailures()
+            today.count += 1
+            today.first = min(today.first, ranAt)
+            if ranAt >= today.last {
+                today.last = ranAt
+                today.lastResultID = resultID
+            }
+            todayFailures[key] = today
+            if ranAt >= (lastFailure[key]?.at ?? Int64.min) { lastFailure[key] = (ranAt, resultID) }
         }
-        todayFailures[key] = today
-        if ranAt >= (lastFailure[key]?.at ?? Int64.min) { lastFailure[key] = (ranAt, resultID) }
+        let key = PageKey(test: Int32(test), branch: Int16(branch), device: Int16(device), page: pageNumber)
         let site = SiteKey(page: key, line: Int32(line))
         let previous = sites[site] ?? (0, Int64.min)
         sites[site] = (previous.count + 1, max(previous.last, ranAt))
@@ -209,7 +208,10 @@ final class SummaryAccumulator {
                     row.counts.passes, row.counts.fails, row.counts.lastPass, row.counts.lastFail,
                 ])
         }
-        for row in testDayRows.sorted(by: { order($0.key) != order($1.key) ? order($0.key) < order($1.key) : $0.day < $1.day }) {
+        func dayOrder(_ row: (key: TestKey, day: Int64, passes: Int, fails: Int)) -> (Int, Int, Int64, Int) {
+            (testRank[Int(row.key.test)], branchRank[Int(row.key.branch)], row.day, deviceRank[Int(row.key.device)])
+        }
+        for row in testDayRows.sorted(by: { dayOrder($0) < dayOrder($1) }) {
             try db.run(
                 "INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails) VALUES (?, ?, ?, ?, ?, ?)",
                 [
@@ -233,12 +235,13 @@ final class SummaryAccumulator {
         for (key, last) in lastFailure.sorted(by: { order($0.key) < order($1.key) }) {
             try db.run(
                 """
-                INSERT INTO flaky_test_pages (test_id, branch, device, page, project, last_fail_at, last_result_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO flaky_test_pages (test_id, branch, device, page, project, last_fail_at, last_result_id,
+                    fails)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     testIDs[Int(key.test)], branches[Int(key.branch)], devices[Int(key.device)], pages[Int(key.page)],
-                    project, last.at, last.resultID,
+                    project, last.at, last.resultID, totalFailures[key] ?? 0,
                 ])
         }
         for (key, site) in sites {
@@ -253,6 +256,9 @@ final class SummaryAccumulator {
                     site.count, site.last,
                 ])
         }
+        // The per-device breakdown of the all-devices page rows: the migration's own statements over the
+        // per-device rows written above.
+        for statement in Self.populateStatements where statement.hasPrefix("UPDATE") { try db.execute(statement) }
         for (key, counts) in pageDays {
             try db.run(
                 """
@@ -262,6 +268,17 @@ final class SummaryAccumulator {
                 [project, branches[Int(key.branch)], pages[Int(key.page)], key.day, counts.results, counts.fails, counts.lastFail])
         }
     }
+
+    /// The "-- populate" statements of the newest migration that has them.
+    private static let populateStatements: [String] = {
+        guard
+            let sql = Migration.embedded.reversed().lazy.compactMap({ migration in
+                migration.sql.range(of: "\n-- populate\n").map { String(migration.sql[$0.upperBound...]) }
+            }).first
+        else { return [] }
+        return sql.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty }
+    }()
 
     /// The position of each name in the sorted names (SQLite's BINARY order is byte order = UTF-8 order).
     private static func ranks(_ names: [String]) -> [Int] {

@@ -5,8 +5,9 @@
 //   flaky-bench measure --data DIR [--queries 300]
 //       in-process latency of the two queries as the service answers them (store query + JSON encoding),
 //       with the window ending at the generation time; prints (ms) "pages_p50 pages_p95 flaky_p50 flaky_p95
-//       naive_p50 naive_p95 pages_cpu flaky_cpu": naive = FailscopeStore.pages (scans the window's results),
-//       cpu = mean thread CPU time per query (the machine's load shows as wall time above it)
+//       naive_p50 naive_p95 pages_cpu flaky_cpu flaky_bytes": naive = FailscopeStore.pages (scans the window's
+//       results), cpu = mean thread CPU time per query (the machine's load shows as wall time above it),
+//       flaky_bytes = the mean size of a flaky?page= answer
 //
 // Diagnostics go to stderr.
 import FailscopeModel
@@ -163,21 +164,30 @@ case "measure":
         naiveTimes.append(naiveTime)
     }
     naiveTimes.sort()
+    // The size of the answers (the 10M history lists more flaky tests per page, with more commits each).
+    var answerBytes = 0
+    for page in generated.pages {
+        var query = base
+        query.page = page
+        answerBytes += try encoder.encode(try store.flakyTests(query)).count
+    }
     let total = try store.flakyTests(base)
     FileHandle.standardError.write(
         Data(
             """
             \(generated.results) results: pages lists \(pageCount) pages; \(total.flaky.count) flaky and \
             \(total.broken.count) broken tests on main in 14 days; flaky?page= lists \
-            \(flakyCounts.min() ?? 0)...\(flakyCounts.max() ?? 0) tests; mean CPU per query: pages \
+            \(flakyCounts.min() ?? 0)...\(flakyCounts.max() ?? 0) tests (\(answerBytes / generated.pages.count) bytes of JSON \
+            on average); mean CPU per query: pages \
             \(String(format: "%.2f", cpuTotal.pages / Double(queries))) ms, flaky?page= \
             \(String(format: "%.2f", cpuTotal.flaky / Double(queries))) ms\n
             """.utf8))
     print(
         String(
-            format: "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f", percentile(pageTimes, 0.5), percentile(pageTimes, 0.95),
+            format: "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %d", percentile(pageTimes, 0.5), percentile(pageTimes, 0.95),
             percentile(flakyTimes, 0.5), percentile(flakyTimes, 0.95), percentile(naiveTimes, 0.5),
-            percentile(naiveTimes, 0.95), cpuTotal.pages / Double(queries), cpuTotal.flaky / Double(queries)))
+            percentile(naiveTimes, 0.95), cpuTotal.pages / Double(queries), cpuTotal.flaky / Double(queries),
+            answerBytes / generated.pages.count))
 case "ingest":
     // Ingest cost through FailscopeStore.addResults (which maintains the flaky summaries): batches of
     // 100 results (1 in 10 failing) into runs of 1,000 on a growing history; prints results per second.

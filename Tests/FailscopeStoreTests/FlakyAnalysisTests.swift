@@ -327,6 +327,76 @@ final class FlakyAnalysisTests: XCTestCase {
         XCTAssertEqual(iPhonePages.pages.first?.failureCount, 4, "the page counts ignore the device")
     }
 
+    func testDeviceBreakdownCountsOnlyTheWindowsFailures() throws {
+        // The device-summed page rows pack per-device counts (JSON): names that need escaping, a device
+        // whose failures are all before the window, and one failing both before and inside it.
+        let quoted = "Sim \"A\" \\ 1 <b>"
+        try ingest(
+            commit: "old", hoursAgo: 20 * 24, device: "Pixel",
+            [result("testSpread", .failed), result("testSpread", .passed, attempt: 2)])
+        try ingest(commit: "old", hoursAgo: 20 * 24, device: "iPad", [result("testSpread", .failed)])
+        try ingest(
+            commit: "new", hoursAgo: 30, device: quoted,
+            [result("testSpread", .failed), result("testSpread", .passed, attempt: 2)])
+        try ingest(commit: "new", hoursAgo: 20, device: "iPad", [result("testSpread", .failed)])
+        try ingest(commit: "new", hoursAgo: 10, device: "iPad", [result("testSpread", .error, page: "CatalogPage")])
+        let expected = [DeviceCount(device: "iPad", failureCount: 2), DeviceCount(device: quoted, failureCount: 1)]
+        let test = try XCTUnwrap(try flaky().flaky.first)
+        XCTAssertEqual(test.name, "testSpread")
+        XCTAssertEqual(test.devices, expected)
+        XCTAssertEqual(test.failCount, 3)
+        XCTAssertEqual(test.pages.map { "\($0.page):\($0.failureCount)" }, ["LoginPage:2", "CatalogPage:1"])
+        XCTAssertEqual(test.firstFlakyFailureAt, now.addingTimeInterval(-30 * 3_600))
+        let pages = try store.flakyPages(.init(now: now))
+        let login = try XCTUnwrap(pages.pages.first { $0.page == "LoginPage" })
+        XCTAssertEqual(login.devices, [DeviceCount(device: quoted, failureCount: 1), DeviceCount(device: "iPad", failureCount: 1)])
+        XCTAssertEqual(login.flakyFailureCount, 2)
+        XCTAssertEqual(login.flakyTestCount, 1)
+        XCTAssertEqual(pages.pages.first { $0.page == "CatalogPage" }?.devices, [DeviceCount(device: "iPad", failureCount: 1)])
+        // With the device filter, only that device's rows.
+        let onQuoted = try flaky(.init(device: quoted)).flaky.first
+        XCTAssertEqual(onQuoted?.devices, [DeviceCount(device: quoted, failureCount: 1)])
+        let quotedPages = try store.flakyPages(.init(device: quoted, now: now))
+        XCTAssertEqual(quotedPages.pages.first { $0.page == "LoginPage" }?.flakyFailureCount, 1)
+        XCTAssertEqual(try flakyNames(.init(device: "Pixel")), [], "Pixel failed only before the window")
+    }
+
+    func testContradictingCommitsListTheNewest20AndCountThemAll() throws {
+        for index in 0..<25 {
+            try ingest(
+                commit: "k\(index)", hoursAgo: Double(100 - index),
+                [result("testRetries", .failed), result("testRetries", .passed, attempt: 2)])
+        }
+        let test = try XCTUnwrap(try flaky().flaky.first)
+        XCTAssertEqual(test.contradictingCommitCount, 25)
+        XCTAssertEqual(test.contradictingCommits.map(\.commit), (5..<25).reversed().map { "k\($0)" })
+        XCTAssertEqual(test.passCount, 25)
+        XCTAssertEqual(test.failCount, 25)
+    }
+
+    func testDeviceCountsParserReadsWhatSQLiteWrites() throws {
+        let names = ["", "iPad", "a\"b", "back\\slash", "tab\there", "ünï", "emoji 😀"]
+        let json = try store.pool.read { db in
+            try db.scalar(
+                "SELECT json_group_object(value, key + 1) FROM (SELECT key, value FROM json_each(?) ORDER BY value)",
+                [String(decoding: try JSONEncoder().encode(names), as: UTF8.self)]
+            ).string
+        }
+        let parsed = FlakyAnalysis.deviceCounts(json)
+        XCTAssertEqual(parsed.map(\.device), names.sorted { FlakyAnalysis.precedes($0, $1) })
+        XCTAssertEqual(parsed.map(\.count), parsed.map { names.firstIndex(of: $0.device)! + 1 })
+        XCTAssertEqual(FlakyAnalysis.deviceCounts(#"{"iPad":3,"iPhone 15":12}"#).map(\.count), [3, 12])
+        func window(_ now: String?, _ before: String?) -> [String] {
+            FlakyAnalysis.windowCounts(now: now, before: before).map { "\($0.device)=\($0.count)" }.sorted()
+        }
+        XCTAssertEqual(window(#"{"iPad":3,"iPhone 15":12}"#, nil), ["iPad=3", "iPhone 15=12"])
+        XCTAssertEqual(window(#"{"":2,"iPad":3,"iPhone 15":12}"#, #"{"iPad":3,"iPhone 15":10}"#), ["=2", "iPhone 15=2"])
+        XCTAssertEqual(window(#"{"a\"b":4,"iPad":1}"#, #"{"a\"b":1}"#), ["a\"b=3", "iPad=1"], "escaped keys")
+        XCTAssertEqual(window(nil, #"{"iPad":3}"#), [])
+        XCTAssertTrue(FlakyAnalysis.deviceCounts("not json").isEmpty)
+        XCTAssertTrue(FlakyAnalysis.deviceCounts(nil).isEmpty)
+    }
+
     // MARK: Branches and validation
 
     func testRulesApplyPerBranch() throws {

@@ -92,24 +92,106 @@ final class FlakySummaryTests: XCTestCase {
         XCTAssertEqual(branches, ["feature", "main", "release"])
     }
 
-    func testMigrating0002To0003GivesWhatIngestKeeps() throws {
-        // A database at 0002 (commit rows for every commit) is migrated by 0003 to the summaries that a
-        // database ingesting the same history at 0003 keeps (commit rows only for commits with a failure).
-        let old = try makeTemporaryDirectory()
+    /// A database whose summaries were computed by migration `applied` (its "-- populate" statements over
+    /// the results `ingestHistory` stores) and then upgraded by the newer migrations keeps exactly the
+    /// summaries, and gives exactly the flaky answers, of a database ingesting the same history now.
+    private func assertUpgradeFromMigrations(_ applied: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let fresh = try makeTemporaryDirectory()
         store.close()
-        store = try FailscopeStore(directory: old, migrator: Migrator(migrations: Array(Migration.embedded.prefix(2))))
-        try ingestHistory()
-        store.close()
-        store = try FailscopeStore(directory: old)
-        XCTAssertEqual(store.appliedMigrations.first, "0003_flaky_commits_with_failures")
-        let migrated = try snapshot()
-        XCTAssertEqual(
-            try store.pool.read { try $0.scalar("SELECT count(*) FROM flaky_commits WHERE fails = 0").int }, 0)
-        store.close()
-        store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        store = try FailscopeStore(directory: fresh)
         try ingestHistory()
         let ingested = try snapshot()
-        for table in FlakySummaries.tables { XCTAssertEqual(migrated[table], ingested[table], table) }
+        let answers = try flakyAnswers()
+        XCTAssertTrue(answers.contains { $0.contains("\"flakyTestCount\":1") }, file: file, line: line)
+        store.close()
+        let old = try makeTemporaryDirectory()
+        let oldMigrations = Array(Migration.embedded.prefix(applied))
+        store = try FailscopeStore(directory: old, migrator: Migrator(migrations: oldMigrations))
+        try store.pool.write { db in
+            try db.execute("ATTACH DATABASE '\(fresh.appendingPathComponent(FailscopeStore.databaseFileName).path)' AS fresh")
+            try db.transaction {
+                for table in ["runs", "tests", "results", "failures", "trail_steps", "result_pages", "result_artifacts"] {
+                    try db.execute("INSERT INTO \(table) SELECT * FROM fresh.\(table)")
+                }
+                let sql = oldMigrations.reversed().compactMap { migration -> String? in
+                    migration.sql.range(of: "\n-- populate\n").map { String(migration.sql[$0.upperBound...]) }
+                }.first!
+                for statement in sql.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    try db.execute(statement)
+                }
+            }
+            try db.execute("DETACH DATABASE fresh")
+        }
+        store.close()
+        store = try FailscopeStore(directory: old)
+        XCTAssertEqual(store.appliedMigrations.last, Migration.embedded.last?.name, file: file, line: line)
+        let migrated = try snapshot()
+        for table in FlakySummaries.tables {
+            XCTAssertEqual(migrated[table], ingested[table], table, file: file, line: line)
+        }
+        XCTAssertEqual(try flakyAnswers(), answers, file: file, line: line)
+    }
+
+    /// The JSON of the flaky queries a user would make over `ingestHistory` (with and without device and page).
+    private func flakyAnswers() throws -> [String] {
+        let encoder = WireCoding.encoder()
+        var answers: [String] = []
+        for device in [nil, "iPad", "iPhone"] {
+            let query = FailscopeStore.FlakyQuery(project: "Shop", days: 30, device: device, now: referenceDate)
+            answers.append(String(decoding: try encoder.encode(try store.flakyPages(query)), as: UTF8.self))
+            answers.append(String(decoding: try encoder.encode(try store.flakyTests(query)), as: UTF8.self))
+            for page in ["LoginPage", FlakyReport.noPage] {
+                var paged = query
+                paged.page = page
+                answers.append(String(decoding: try encoder.encode(try store.flakyTests(paged)), as: UTF8.self))
+            }
+        }
+        return answers
+    }
+
+    func testUpgradingSummariesOf0002GivesWhatIngestKeeps() throws {
+        try assertUpgradeFromMigrations(2)
+    }
+
+    func testUpgradingSummariesOf0004GivesWhatIngestKeeps() throws {
+        try assertUpgradeFromMigrations(4)
+    }
+
+    func testBatchesWhoseResultsSpanDaysKeepTheSameSummariesAsARebuild() throws {
+        // Results carrying their own start times: one batch spans several days, out of order, with retries
+        // on one commit and more than 64 outcomes per test across batches, so the set-based batch path and
+        // the per-result path for multi-day keys both run, and trimming removes rows.
+        var generator = SplitMix(seed: 11)
+        for index in 0..<24 {
+            let runID = "span-\(index)"
+            try store.putRun(
+                Run(
+                    id: runID, project: "Shop", branch: index % 4 == 3 ? "feature" : "main", commit: "c\(index / 2)",
+                    device: index % 3 == 0 ? nil : "iPad", startedAt: referenceDate.addingTimeInterval(-Double(index) * 3_600)))
+            var results: [TestResult] = []
+            for position in 0..<12 {
+                let name = ["testA", "testB", "testC"][position % 3]
+                let failed = generator.next() % 3 == 0
+                let daysAgo = Double((position * 5 + index) % 7)
+                let page: String? = name == "testC" ? nil : "LoginPage"
+                results.append(
+                    TestResult(
+                        suite: "Suite", name: name, device: position % 4 == 1 ? "iPhone" : nil, attempt: 1 + position / 3,
+                        status: failed ? .failed : (position % 5 == 4 ? .skipped : .passed),
+                        startedAt: referenceDate.addingTimeInterval(-daysAgo * 86_400 - Double(position) * 60),
+                        failures: failed ? [Failure(message: "m", page: page, callSite: SourceLocation(file: "f.swift", line: 3))] : [],
+                        trail: page.map { [TrailStep(page: $0)] } ?? []))
+            }
+            try store.addResults(ResultBatch(results: results), toRun: runID)
+        }
+        let counts = try snapshot()
+        XCTAssertGreaterThan(Set(counts["flaky_test_days"]?.map { $0[3] } ?? []).count, 5, "several days")
+        XCTAssertGreaterThan(counts["flaky_commits"]?.count ?? 0, 0)
+        let full = try store.pool.read { db in
+            try db.scalar("SELECT max(n) FROM (SELECT count(*) AS n FROM flaky_recent GROUP BY test_id, branch, device)").int
+        }
+        XCTAssertEqual(full, FlakySummaries.recentCapacity, "some key was trimmed")
+        try assertMatchesRebuild()
     }
 
     func testRecentKeepsTheNewest64PerTestBranchAndDevice() throws {

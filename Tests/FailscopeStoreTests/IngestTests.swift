@@ -133,6 +133,8 @@ final class FailingTestCountTests: XCTestCase {
             [result("a", 2, .passed), result("b", 3, .error), result("c", 1, .failed)],
             [result("b", 2, .passed), result("d", 1, .failed, device: "iPad"), result("d", 1, .passed)],
             [result("c", 2, .failed), result("a\u{1F}x", 1, .failed)],
+            // Several attempts of one test in one batch, out of order.
+            [result("e", 2, .passed), result("e", 1, .failed), result("f", 1, .failed), result("f", 2, .error)],
         ]
         for batch in batches {
             try store.addResults(ResultBatch(results: batch), toRun: "run-1")
@@ -147,8 +149,9 @@ final class FailingTestCountTests: XCTestCase {
             }
             XCTAssertEqual(incremental, recount)
         }
-        // a passed on retry; b's attempt 3 errored; c's attempt 2 failed; d failed on iPad; a␟x failed.
-        XCTAssertEqual(try store.runSummary("run-1")?.counts.failingTests, 4)
+        // a passed on retry; b's attempt 3 errored; c's attempt 2 failed; d failed on iPad; a␟x failed;
+        // e passed on its attempt 2; f's attempt 2 errored.
+        XCTAssertEqual(try store.runSummary("run-1")?.counts.failingTests, 5)
     }
 }
 

@@ -49,6 +49,22 @@ final class QueryPlanTests: XCTestCase {
             """, ["0123", 101], index: "results_by_test_time")
     }
 
+    func testFlakySummaryWindowScansReadOneDeviceKey() throws {
+        // The page list's window rows: the device-summed '*' rows failing in the window (0005's index),
+        // each with one primary-key lookup of its row before the window.
+        let select = FlakyAnalysis.pageRowSelect(withFirstFailure: false)
+        let text = try plan(
+            select + " WHERE tp.device = ?2 AND tp.last_fail_at >= ?3 AND tp.project = ?4 AND tp.branch = ?5",
+            [20_000, "*", 0, "Shop", "main"])
+        XCTAssertTrue(text.contains("flaky_test_pages_by_time (device=? AND last_fail_at>?)"), text)
+        XCTAssertTrue(text.contains("SEARCH d USING PRIMARY KEY (test_id=? AND branch=? AND device=? AND page=? AND day<?)"), text)
+        // A pair's rows: its primary-key range, not the window index.
+        let pair = try plan(
+            select + " WHERE tp.test_id = ?2 AND tp.branch = ?3 AND tp.device = ?4 AND +tp.last_fail_at >= ?5",
+            [20_000, "t", "main", "*", 0])
+        XCTAssertTrue(pair.contains("SEARCH tp USING PRIMARY KEY (test_id=? AND branch=? AND device=?)"), pair)
+    }
+
     func testFlakyWindowQueriesReadOneIndexRange() throws {
         // Issue 7's flaky-by-page queries: results of a project/branch (and page) over a window of days.
         try assertUsesIndex(

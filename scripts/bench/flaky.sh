@@ -24,7 +24,7 @@ sizes="1000000"
 if [ "${BENCH_FLAKY_10M:-0}" = 1 ] || [ -f "$CACHE/flaky-10000000-$KEY/generated.json" ]; then
     sizes="1000000 10000000"
 fi
-declare -A P50 P95 F50 F95 N50 CPU_P CPU_F
+declare -A P50 P95 F50 F95 N50 CPU_P CPU_F BYTES
 for size in $sizes; do
     dir="$CACHE/flaky-$size-$KEY"
     if [ ! -f "$dir/generated.json" ]; then
@@ -35,9 +35,9 @@ for size in $sizes; do
         mv "$dir.partial" "$dir"
         echo "generated in $(( $(date +%s) - start )) s" >&2
     fi
-    read -r p50 p95 f50 f95 n50 n95 cpu_p cpu_f < <("$BIN/flaky-bench" measure --data "$dir" --queries "$QUERIES")
-    echo "$size results: pages p50 $p50 p95 $p95 ms; flaky?page= p50 $f50 p95 $f95 ms; naive page list p50 $n50 ms; CPU/query pages $cpu_p flaky $cpu_f ms" >&2
-    P50[$size]=$p50; P95[$size]=$p95; F50[$size]=$f50; F95[$size]=$f95; N50[$size]=$n50; CPU_P[$size]=$cpu_p; CPU_F[$size]=$cpu_f
+    read -r p50 p95 f50 f95 n50 n95 cpu_p cpu_f bytes < <("$BIN/flaky-bench" measure --data "$dir" --queries "$QUERIES")
+    echo "$size results: pages p50 $p50 p95 $p95 ms; flaky?page= p50 $f50 p95 $f95 ms; naive page list p50 $n50 ms; CPU/query pages $cpu_p flaky $cpu_f ms; flaky?page= answer $bytes bytes" >&2
+    P50[$size]=$p50; P95[$size]=$p95; F50[$size]=$f50; F95[$size]=$f95; N50[$size]=$n50; CPU_P[$size]=$cpu_p; CPU_F[$size]=$cpu_f; BYTES[$size]=$bytes
 done
 ratio() { python3 -c "print(f'{$1 / $2:.2f}x')"; }
 echo "BENCH|flaky: GET pages p95 ms, 1M results (p50 ${P50[1000000]})|${P95[1000000]}|naive scan p50 ${N50[1000000]} ms|$(ratio "${P50[1000000]}" "${N50[1000000]}")|p95 <= 50 ms"
@@ -50,3 +50,5 @@ echo "BENCH|flaky: GET pages p95 ms, 10M results (p50 ${P50[10000000]})|${P95[10
 echo "BENCH|flaky: GET flaky?page= p95 ms, 10M results (p50 ${F50[10000000]})|${F95[10000000]}|1M p95 ${F95[1000000]} ms|$(ratio "${F95[10000000]}" "${F95[1000000]}")|10M/1M <= 2"
 echo "BENCH|flaky: GET pages p50 ms, 10M results (naive scan p50 ${N50[10000000]} ms)|${P50[10000000]}|1M p50 ${P50[1000000]} ms|$(ratio "${P50[10000000]}" "${P50[1000000]}")|10M/1M <= 2"
 echo "BENCH|flaky: CPU ms per pages query, 10M vs 1M|${CPU_P[10000000]}|1M ${CPU_P[1000000]} ms|$(ratio "${CPU_P[10000000]}" "${CPU_P[1000000]}")|report"
+echo "BENCH|flaky: CPU ms per flaky?page= query, 10M vs 1M|${CPU_F[10000000]}|1M ${CPU_F[1000000]} ms|$(ratio "${CPU_F[10000000]}" "${CPU_F[1000000]}")|report"
+echo "BENCH|flaky: flaky?page= answer bytes (JSON), 10M vs 1M|${BYTES[10000000]}|1M ${BYTES[1000000]}|$(ratio "${BYTES[10000000]}" "${BYTES[1000000]}")|report"

@@ -53,8 +53,9 @@ extension FailscopeStore {
             let analysis = FlakyAnalysis(db: db, window: window)
             var flaky: [FlakyTest] = []
             var broken: [BrokenTest] = []
-            for candidate in try analysis.candidates() {
-                let evaluated = try analysis.evaluate(candidate)
+            let candidates = try analysis.candidates()
+            let verdicts = try analysis.evaluate(candidates.map { ($0.testID, $0.branch) })
+            for (candidate, evaluated) in zip(candidates, verdicts) {
                 switch evaluated.classification.verdict {
                 case .flaky(let reasons):
                     flaky.append(try analysis.flakyTest(candidate, evaluated, reasons: reasons))
@@ -120,65 +121,44 @@ extension FailscopeStore {
                     pages[key, default: PageTally()].lastFailureAt = row.isNull(4) ? nil : row.int64(4)
                 }
             }
-            // Everything per row is aggregated by SQLite; Swift sees the (test, branch) pairs and per-page sums.
-            let (filter, filterValues) = analysis.windowPageRowFilter()
-            let suite = "CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END"
-            try db.withStatement(
-                "SELECT tp.page, \(suite), count(DISTINCT tp.test_id) FROM flaky_test_pages tp WHERE \(filter) GROUP BY 1, 2",
-                filterValues
-            ) { row in
-                while try row.step() {
-                    pages[PageKey(page: row.string(0), suite: row.string(1)), default: PageTally()].failingTestCount =
-                        row.int(2)
-                }
+            // The window's device-summed page rows (one per test, branch and page), each with its failures in
+            // the window and per device (cumulative now minus before the window), aggregated here.
+            let (filter, filterValues) = analysis.windowPageRowFilter(device: FlakySummaries.allDevices)
+            let rows = try db.query(
+                "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) WHERE \(filter) ORDER BY tp.test_id, tp.branch",
+                [window.sinceDay] + filterValues
+            , row: FlakyAnalysis.pageRow)
+            var failingTests: [PageKey: Set<String>] = [:]
+            for row in rows { failingTests[row.pageKey, default: []].insert(row.testID) }
+            for (key, tests) in failingTests { pages[key, default: PageTally()].failingTestCount = tests.count }
+            let candidates = analysis.group(rows)
+            let verdicts = try analysis.evaluate(candidates.map { ($0.testID, $0.branch) })
+            var flakyRows: [FlakyAnalysis.PageRow] = []
+            for (candidate, evaluated) in zip(candidates, verdicts) where evaluated.classification.isFlaky {
+                flakyRows += candidate.rows
             }
-            let pairs = try db.query(
-                "SELECT DISTINCT tp.test_id, tp.branch FROM flaky_test_pages tp WHERE \(filter)", filterValues
-            ) { FlakyAnalysis.Candidate(testID: $0.string(0), branch: $0.string(1), rows: []) }
-            var flakyKeys: [String] = []
-            for candidate in pairs where try analysis.evaluate(candidate).classification.isFlaky {
-                flakyKeys.append(candidate.testID + "\u{1F}" + candidate.branch)
+            if let device = window.device, !flakyRows.isEmpty {
+                // The filter's device rows of the flaky pairs.
+                let flakyPairs = Set(flakyRows.map { $0.testID + "\u{1F}" + $0.branch })
+                let (deviceFilter, deviceValues) = analysis.windowPageRowFilter(device: device)
+                flakyRows = try db.query(
+                    "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) WHERE \(deviceFilter)",
+                    [window.sinceDay] + deviceValues
+                , row: FlakyAnalysis.pageRow)
+                .filter { flakyPairs.contains($0.testID + "\u{1F}" + $0.branch) }
             }
-            if !flakyKeys.isEmpty {
-                let flakySet = String(decoding: try JSONEncoder().encode(flakyKeys), as: UTF8.self)
-                var flakyFilter = filter + " AND tp.test_id || char(31) || tp.branch IN (SELECT value FROM json_each(?))"
-                var flakyValues = filterValues + [flakySet]
-                if let device = window.device {
-                    flakyFilter += " AND tp.device = ?"
-                    flakyValues.append(device)
+            var flakyTests: [PageKey: Set<String>] = [:]
+            for row in flakyRows {
+                flakyTests[row.pageKey, default: []].insert(row.testID)
+                var tally = pages[row.pageKey, default: PageTally()]
+                tally.lastFlakyFailureAt = max(tally.lastFlakyFailureAt ?? row.lastFailAt, row.lastFailAt)
+                for (device, count) in row.windowDevices() {
+                    tally.flakyFailureCount += count
+                    tally.devices[device, default: 0] += count
                 }
-                // Every row failed inside the window (its newest failure is), so the distinct tests and the
-                // newest failure need no counting; the counts are cumulative now minus before the window.
-                try db.withStatement(
-                    """
-                    SELECT tp.page, \(suite), count(DISTINCT tp.test_id), max(tp.last_fail_at)
-                    FROM flaky_test_pages tp WHERE \(flakyFilter) GROUP BY 1, 2
-                    """, flakyValues
-                ) { row in
-                    while try row.step() {
-                        let key = PageKey(page: row.string(0), suite: row.string(1))
-                        pages[key, default: PageTally()].flakyTestCount = row.int(2)
-                        pages[key]!.lastFlakyFailureAt = row.int64(3)
-                    }
-                }
-                try db.withStatement(
-                    """
-                    SELECT tp.page, \(suite), tp.device, sum(
-                        (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
-                            AND d.device = tp.device AND d.page = tp.page ORDER BY d.day DESC LIMIT 1)
-                        - coalesce((SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id
-                            AND d.branch = tp.branch AND d.device = tp.device AND d.page = tp.page AND d.day < ?
-                            ORDER BY d.day DESC LIMIT 1), 0))
-                    FROM flaky_test_pages tp WHERE \(flakyFilter) GROUP BY 1, 2, 3
-                    """, [window.sinceDay] + flakyValues
-                ) { row in
-                    while try row.step() {
-                        let key = PageKey(page: row.string(0), suite: row.string(1))
-                        pages[key, default: PageTally()].flakyFailureCount += row.int(3)
-                        pages[key]!.devices[row.string(2), default: 0] += row.int(3)
-                    }
-                }
+                pages[row.pageKey] = tally
             }
+            for (key, tests) in flakyTests { pages[key, default: PageTally()].flakyTestCount = tests.count }
             let summaries = pages.map { key, tally in
                 FlakyPageSummary(
                     page: key.page.isEmpty ? FlakyReport.noPage : key.page, suite: key.page.isEmpty ? key.suite : nil,
@@ -253,7 +233,7 @@ struct FlakyWindow {
 }
 extension FailscopeStore {
     /// Recomputes every flaky summary table from `results` in one transaction (after a bulk load that
-    /// bypassed `addResults`, or as a repair), with the statements of `Migrations/0002_flaky_summaries.sql`.
+    /// bypassed `addResults`, or as a repair), with the "-- populate" statements of the newest migration that has them (0005).
     public func rebuildFlakySummaries() throws {
         try pool.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
     }

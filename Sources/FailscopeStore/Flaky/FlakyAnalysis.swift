@@ -4,13 +4,15 @@ import Foundation
 /// The reads behind `flakyTests` and `flakyPages`, inside one snapshot: candidates are the
 /// (test, branch) pairs with a failure in the window (`flaky_test_pages`), each classified from its
 /// newest results (`flaky_recent`) and contradicting commits (`flaky_commits`); counts in the window
-/// are differences of cumulative rows (`flaky_test_days`, `flaky_page_days`). Every read is an index
-/// range bounded by the window or by a constant, never the window's results.
+/// are sums of the window's per-day rows (`flaky_test_days`) or differences of cumulative rows
+/// (`flaky_page_days`). Every read is an index range bounded by the window or by a constant, never
+/// the window's results.
 struct FlakyAnalysis {
     let db: Database
     let window: FlakyWindow
 
-    /// One (test, branch, device, page) with a failure in the window.
+    /// One (test, branch, device key, page) with a failure in the window: device `*` (all devices
+    /// together) without a device filter, else the filter's device.
     struct PageRow {
         var testID: String
         var branch: String
@@ -21,11 +23,72 @@ struct FlakyAnalysis {
         var suite: String
         var lastFailAt: Int64
         var lastResultID: Int64
-        /// Failures in the window and the first of them, when the query computed them (`withCounts`).
-        var windowFailures: Int?
+        /// Failures in the window.
+        var windowFailures: Int
+        /// The first failure in the window.
         var windowFirstFailAt: Int64?
+        /// Failures in the window per device (devices without one left out).
+        var deviceFailures: [(device: String, count: Int)] = []
 
         var pageKey: PageKey { PageKey(page: page, suite: page.isEmpty ? suite : "") }
+
+        /// Failures in the window per device (devices without one left out).
+        func windowDevices() -> [(device: String, count: Int)] { deviceFailures }
+    }
+
+    /// The differences `now - before` of two `devices` columns (cumulative failures per device), the
+    /// positive ones. Compares the key bytes in place (hundreds of rows per page list); keys with JSON
+    /// escapes take the general path.
+    static func windowCounts(now: String?, before: String?) -> [(device: String, count: Int)] {
+        guard var now else { return [] }
+        var before = before ?? "{}"
+        let fast = now.withUTF8 { nowBytes in
+            before.withUTF8 { beforeBytes -> [(device: String, count: Int)]? in
+                guard let current = DeviceCountsParser.entries(nowBytes),
+                    let earlier = DeviceCountsParser.entries(beforeBytes)
+                else { return nil }
+                var counts: [(device: String, count: Int)] = []
+                for entry in current {
+                    let key = UnsafeBufferPointer(rebasing: nowBytes[entry.key])
+                    let previous = earlier.first { other in
+                        other.key.count == entry.key.count
+                            && UnsafeBufferPointer(rebasing: beforeBytes[other.key]).elementsEqual(key)
+                    }
+                    let difference = entry.value - (previous?.value ?? 0)
+                    if difference > 0 { counts.append((String(decoding: key, as: UTF8.self), difference)) }
+                }
+                return counts
+            }
+        }
+        if let fast { return fast }
+        let earlier = deviceCounts(before)
+        return deviceCounts(now).compactMap { name, total in
+            let difference = total - (earlier.first { $0.device == name }?.count ?? 0)
+            return difference > 0 ? (name, difference) : nil
+        }
+    }
+
+    /// A `devices` column (a JSON object of device names to integer counts, as `json_group_object` writes
+    /// it), sorted by device (byte order, as SQLite sorts); `[]` for `nil`. Parsed by hand (the page list
+    /// reads hundreds of them per query); anything else is left to `JSONSerialization`.
+    static func deviceCounts(_ json: String?) -> [(device: String, count: Int)] {
+        guard let json else { return [] }
+        var parser = DeviceCountsParser(json)
+        let counts: [(device: String, count: Int)]
+        if let parsed = parser.parse() {
+            counts = parsed
+        } else if let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
+            counts = object.compactMap { key, value in (value as? NSNumber).map { (key, $0.intValue) } }
+        } else {
+            return []
+        }
+        if zip(counts, counts.dropFirst()).allSatisfy({ precedes($0.device, $1.device) }) { return counts }
+        return counts.sorted { precedes($0.device, $1.device) }
+    }
+
+    /// SQLite's BINARY order of text: byte order of the UTF-8.
+    static func precedes(_ left: String, _ right: String) -> Bool {
+        left.utf8.lexicographicallyPrecedes(right.utf8)
     }
 
     /// A (test, branch) pair to classify, with its page rows in the window.
@@ -35,81 +98,68 @@ struct FlakyAnalysis {
         var rows: [PageRow]
     }
 
-    /// A candidate's newest results and the rules' verdict.
+    /// A candidate's verdict: its newest results in the window (newest first, each with the commit
+    /// `""` unless it is the newest result's) and the rules' classification.
     struct Evaluated {
         var recent: [FlakyClassifier.Outcome]
         var hasContradiction: Bool
         var classification: FlakyClassifier.Classification
     }
 
-    /// Failures of one page row in the window.
-    struct WindowFailures {
-        var count: Int
-        var firstAt: Int64?
+    /// The page rows of `flaky_test_pages tp` with their window counts: the cumulative failures (and per
+    /// device) now minus those of the row's newest day before the window (`?1` = the window's first day).
+    /// The first failure in the window is read only `withFirstFailure`.
+    static func pageRowSelect(withFirstFailure: Bool = true) -> String {
+        let before = """
+            FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch AND d.device = tp.device
+                AND d.page = tp.page AND d.day < ?1 ORDER BY d.day DESC LIMIT 1
+            """
+        let firstFailure =
+            withFirstFailure
+            ? """
+            (SELECT d.first_fail_at FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
+                AND d.device = tp.device AND d.page = tp.page AND d.day >= ?1 ORDER BY d.day LIMIT 1)
+            """ : "NULL"
+        return """
+            SELECT tp.test_id, tp.branch, tp.device, tp.page,
+                CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END,
+                tp.last_fail_at, tp.last_result_id,
+                CASE WHEN tp.device <> '*' THEN tp.fails - coalesce((SELECT d.fails \(before)), 0) END,
+                \(firstFailure), tp.devices, CASE WHEN tp.device = '*' THEN (SELECT d.devices \(before)) END
+            FROM flaky_test_pages tp
+            """
     }
 
-    private static let pageRowColumns = """
-        tp.test_id, tp.branch, tp.device, tp.page,
-        CASE WHEN tp.page = '' THEN (SELECT t.suite FROM tests t WHERE t.id = tp.test_id) ELSE '' END,
-        tp.last_fail_at, tp.last_result_id
-        """
-
-    private static func pageRow(_ row: Statement) -> PageRow {
-        PageRow(
+    static func pageRow(_ row: Statement) -> PageRow {
+        var pageRow = PageRow(
             testID: row.string(0), branch: row.string(1), device: row.string(2), page: row.string(3),
-            suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6),
-            windowFailures: row.columnCount > 7 ? row.int(7) - row.int(8) : nil,
-            windowFirstFailAt: row.columnCount > 9 && !row.isNull(9) ? row.int64(9) : nil)
+            suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6), windowFailures: 0,
+            windowFirstFailAt: row.isNull(8) ? nil : row.int64(8))
+        if row.isNull(7) {
+            // Device `*`: the per-device differences, and their sum (the row's own count is their sum).
+            pageRow.deviceFailures = windowCounts(now: row.optionalString(9), before: row.optionalString(10))
+            pageRow.windowFailures = pageRow.deviceFailures.reduce(0) { $0 + $1.count }
+        } else {
+            pageRow.windowFailures = row.int(7)
+            pageRow.deviceFailures = pageRow.windowFailures > 0 ? [(pageRow.device, pageRow.windowFailures)] : []
+        }
+        return pageRow
     }
 
-    /// Columns 7 and 8: the row's cumulative failures now and before the window (`?1` = the first day).
-    private static let windowCountColumns = """
-        , (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
-            AND d.device = tp.device AND d.page = tp.page ORDER BY d.day DESC LIMIT 1),
-        (SELECT d.fails FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
-            AND d.device = tp.device AND d.page = tp.page AND d.day < ?1 ORDER BY d.day DESC LIMIT 1),
-        (SELECT d.first_fail_at FROM flaky_page_days d WHERE d.test_id = tp.test_id AND d.branch = tp.branch
-            AND d.device = tp.device AND d.page = tp.page AND d.day >= ?1 ORDER BY d.day LIMIT 1)
-        """
-
-    /// The condition on `flaky_test_pages tp` for rows failing in the window of the project and branch.
-    func windowPageRowFilter() -> (String, [any SQLBindable]) {
-        var conditions = ["tp.last_fail_at >= ?"]
-        var values: [any SQLBindable] = [window.since]
+    /// The condition on `flaky_test_pages tp` for the rows of device key `device` failing in the window
+    /// of the project and branch (`?1` is left to the caller: the values start at `?2`).
+    func windowPageRowFilter(device: String) -> (String, [any SQLBindable]) {
+        var conditions = ["tp.device = ?2", "tp.last_fail_at >= ?3"]
+        var values: [any SQLBindable] = [device, window.since]
         if let project = window.query.project {
-            conditions.append("tp.project = ?")
+            conditions.append("tp.project = ?\(values.count + 2)")
             values.append(project)
         }
         if let branch = window.query.branch {
-            conditions.append("tp.branch = ?")
+            conditions.append("tp.branch = ?\(values.count + 2)")
             values.append(branch)
         }
         return (conditions.joined(separator: " AND "), values)
-    }
-
-    /// Page rows with a failure in the window, filtered by project and branch (and device when asked).
-    func windowPageRows(deviceFiltered: Bool, withCounts: Bool = false) throws -> [PageRow] {
-        var conditions = ["tp.last_fail_at >= ?2"]
-        var values: [any SQLBindable] = [window.sinceDay, window.since]
-        if let project = window.query.project {
-            conditions.append("tp.project = ?")
-            values.append(project)
-        }
-        if let branch = window.query.branch {
-            conditions.append("tp.branch = ?")
-            values.append(branch)
-        }
-        if deviceFiltered, let device = window.device {
-            conditions.append("tp.device = ?")
-            values.append(device)
-        }
-        if !withCounts { conditions.append("?1 IS NOT NULL") }
-        return try db.query(
-            """
-            SELECT \(Self.pageRowColumns) \(withCounts ? Self.windowCountColumns : "")
-            FROM flaky_test_pages tp
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY tp.test_id, tp.branch
-            """, values, row: Self.pageRow)
     }
 
     /// The (test, branch) pairs of `rows` (sorted by test, then branch), in that order.
@@ -125,127 +175,107 @@ struct FlakyAnalysis {
         return candidates
     }
 
-    /// The candidates of `flakyTests`: every pair failing in the window, or with `page` those failing on
-    /// it (with all their page rows, so their other pages are reported too).
+    /// The candidates of `flakyTests`: every pair failing in the window on the device key, or with `page`
+    /// those failing on it (with all their page rows, so their other pages are reported too).
     func candidates() throws -> [Candidate] {
-        guard let page = window.query.page else { return group(try windowPageRows(deviceFiltered: true, withCounts: true)) }
+        let (filter, values) = windowPageRowFilter(device: window.deviceKey)
+        guard let page = window.query.page else {
+            return group(
+                try db.query(
+                    "\(Self.pageRowSelect()) WHERE \(filter) ORDER BY tp.test_id, tp.branch",
+                    [window.sinceDay] + values, row: Self.pageRow))
+        }
         let pageKey = page == FlakyReport.noPage ? "" : page
-        var conditions = ["tp.page = ?", "tp.last_fail_at >= ?"]
-        var values: [any SQLBindable] = [pageKey, window.since]
-        if let project = window.query.project {
-            conditions.append("tp.project = ?")
-            values.append(project)
-        }
-        if let branch = window.query.branch {
-            conditions.append("tp.branch = ?")
-            values.append(branch)
-        }
-        if let device = window.device {
-            conditions.append("tp.device = ?")
-            values.append(device)
-        }
+        // The pairs failing on the page in the window (the window conditions on `q`), with all their rows
+        // (looked up by pair: `+` keeps the window index out of the outer loop).
+        var pairConditions = [filter.replacingOccurrences(of: "tp.", with: "q."), "q.page = ?\(values.count + 2)"]
+        var allValues = values + [pageKey]
         if pageKey.isEmpty, let suite = window.query.suite {
-            conditions.append("t.suite = ?")
-            values.append(suite)
+            pairConditions.append("t.suite = ?\(allValues.count + 2)")
+            allValues.append(suite)
         }
-        let pairs = try db.query(
-            """
-            SELECT DISTINCT tp.test_id, tp.branch FROM flaky_test_pages tp JOIN tests t ON t.id = tp.test_id
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY tp.test_id, tp.branch
-            """, values
-        ) { (testID: $0.string(0), branch: $0.string(1)) }
-        return try pairs.map { pair in
-            var values: [any SQLBindable] = [window.sinceDay, pair.testID, pair.branch, window.since]
-            var deviceCondition = ""
-            if let device = window.device {
-                deviceCondition = "AND tp.device = ?"
-                values.append(device)
-            }
-            let rows = try db.query(
+        return group(
+            try db.query(
                 """
-                SELECT \(Self.pageRowColumns) \(Self.windowCountColumns) FROM flaky_test_pages tp
-                WHERE tp.test_id = ?2 AND tp.branch = ?3 AND tp.last_fail_at >= ?4 \(deviceCondition)
-                """, values, row: Self.pageRow)
-            return Candidate(testID: pair.testID, branch: pair.branch, rows: rows)
-        }
+                \(Self.pageRowSelect())
+                WHERE tp.device = ?2 AND +tp.last_fail_at >= ?3 AND (tp.test_id, tp.branch) IN (
+                    SELECT q.test_id, q.branch FROM flaky_test_pages q JOIN tests t ON t.id = q.test_id
+                    WHERE \(pairConditions.joined(separator: " AND ")))
+                ORDER BY tp.test_id, tp.branch
+                """, [window.sinceDay] + allValues, row: Self.pageRow))
     }
 
-    /// Applies the rules to `candidate` on the window's device scope. The contradiction lookup is made
-    /// only when the verdict depends on it (not broken, not recovered, flip rate below the threshold).
-    func evaluate(_ candidate: Candidate) throws -> Evaluated {
-        let recent = try db.query(
+    /// Applies the rules to every pair of `pairs` on the window's device scope, in one statement: for
+    /// each pair its newest max(N, K, broken minimum) outcomes in the window as digits (1: failed, 2: on
+    /// the newest result's commit) and whether a commit contradicts inside the window. The commits are
+    /// compared only when the newest outcome failed: otherwise the test cannot be broken, and every
+    /// outcome gets the commit `""` (which skips the broken rule, as a passing newest outcome does).
+    func evaluate(_ pairs: [(testID: String, branch: String)]) throws -> [Evaluated] {
+        guard !pairs.isEmpty else { return [] }
+        var list = BatchJSON()
+        for pair in pairs { list.append([.text(pair.testID), .text(pair.branch)]) }
+        let encoded = list.json
+        let policy = window.query.policy
+        let sampleSize = max(policy.recentResults, policy.recoveryPasses, policy.brokenMinimum)
+        let evaluated = try db.query(
             """
-            SELECT failed, commit_sha, result_id, ran_at FROM flaky_recent
-            WHERE test_id = ? AND branch = ? AND device = ? AND ran_at >= ?
-            ORDER BY ran_at DESC, result_id DESC LIMIT ?
-            """,
-            [
-                candidate.testID, candidate.branch, window.deviceKey, window.since,
-                max(window.query.policy.recentResults, window.query.policy.recoveryPasses, window.query.policy.brokenMinimum),
-            ]
-        ) {
-            FlakyClassifier.Outcome(failed: $0.int(0) != 0, commit: $0.string(1), resultID: $0.int64(2), ranAt: $0.int64(3))
-        }
-        let withoutContradiction = window.classifier.classify(newestFirst: recent, hasContradiction: false)
-        switch withoutContradiction.verdict {
-        case .broken, .recovered, .flaky:
-            // A contradiction changes none of these verdicts (it only adds a reason to .flaky).
-            if case .flaky = withoutContradiction.verdict {
-                let has = try hasContradiction(candidate)
-                return Evaluated(
-                    recent: recent, hasContradiction: has,
-                    classification: has ? window.classifier.classify(newestFirst: recent, hasContradiction: true)
-                        : withoutContradiction)
+            WITH h AS MATERIALIZED (
+                SELECT j.key AS position, json_extract(j.value, '$[0]') AS test_id, json_extract(j.value, '$[1]') AS branch,
+                    (SELECT r.failed || r.commit_sha FROM flaky_recent r WHERE r.test_id = json_extract(j.value, '$[0]')
+                        AND r.branch = json_extract(j.value, '$[1]') AND r.device = ?2 AND r.ran_at >= ?3
+                        ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1) AS head
+                FROM json_each(?1) j),
+            p AS MATERIALIZED (
+                SELECT position, test_id, branch, substr(head, 1, 1) = '1' AS newest_failed, substr(head, 2) AS newest
+                FROM h)
+            SELECT p.newest,
+                CASE WHEN p.newest_failed THEN (SELECT group_concat(o.failed + 2 * (o.commit_sha = p.newest), '') FROM (
+                    SELECT r.failed, r.commit_sha FROM flaky_recent r
+                    WHERE r.test_id = p.test_id AND r.branch = p.branch AND r.device = ?2 AND r.ran_at >= ?3
+                    ORDER BY r.ran_at DESC, r.result_id DESC LIMIT ?4) o)
+                ELSE (SELECT group_concat(o.failed, '') FROM (
+                    SELECT r.failed FROM flaky_recent r
+                    WHERE r.test_id = p.test_id AND r.branch = p.branch AND r.device = ?2 AND r.ran_at >= ?3
+                    ORDER BY r.ran_at DESC, r.result_id DESC LIMIT ?4) o) END,
+                EXISTS (SELECT 1 FROM flaky_commits c WHERE c.test_id = p.test_id AND c.branch = p.branch
+                    AND c.device = ?2 AND c.passes > 0 AND c.fails > 0 AND min(c.last_pass_at, c.last_fail_at) >= ?3)
+            FROM p ORDER BY p.position
+            """, [encoded, window.deviceKey, window.since, sampleSize]
+        ) { row -> Evaluated in
+            let newest = row.optionalString(0) ?? ""
+            let recent = (row.optionalString(1) ?? "").utf8.map { digit in
+                let value = digit &- UInt8(ascii: "0")
+                return FlakyClassifier.Outcome(failed: value & 1 != 0, commit: value & 2 != 0 ? newest : "")
             }
-            return Evaluated(recent: recent, hasContradiction: false, classification: withoutContradiction)
-        case .stable:
-            let has = try hasContradiction(candidate)
+            let hasContradiction = row.int(2) != 0
             return Evaluated(
-                recent: recent, hasContradiction: has,
-                classification: has ? window.classifier.classify(newestFirst: recent, hasContradiction: true)
-                    : withoutContradiction)
+                recent: recent, hasContradiction: hasContradiction,
+                classification: window.classifier.classify(newestFirst: recent, hasContradiction: hasContradiction))
         }
+        guard evaluated.count == pairs.count else { throw StoreError.invalid("flaky evaluation lost a candidate") }
+        return evaluated
     }
 
-    private func hasContradiction(_ candidate: Candidate) throws -> Bool {
+    /// The newest result of a (test, branch) in the window on the device scope.
+    func newestResult(testID: String, branch: String) throws -> Int64? {
         try db.queryFirst(
             """
-            SELECT 1 FROM flaky_commits
-            WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
-                AND min(last_pass_at, last_fail_at) >= ?
-            LIMIT 1
-            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
-        ) { _ in true } ?? false
+            SELECT result_id FROM flaky_recent WHERE test_id = ? AND branch = ? AND device = ? AND ran_at >= ?
+            ORDER BY ran_at DESC, result_id DESC LIMIT 1
+            """, [testID, branch, window.deviceKey, window.since]
+        ) { $0.int64(0) }
     }
 
-    /// The failures of `row` in the window: cumulative count now minus before the window (one statement).
-    func failuresInWindow(_ row: PageRow, withFirst: Bool = false) throws -> WindowFailures {
-        let key: [any SQLBindable] = [row.testID, row.branch, row.device, row.page, window.sinceDay]
-        let keyCondition = "test_id = ?1 AND branch = ?2 AND device = ?3 AND page = ?4"
-        return try db.queryFirst(
-            """
-            SELECT (SELECT fails FROM flaky_page_days WHERE \(keyCondition) ORDER BY day DESC LIMIT 1),
-                (SELECT fails FROM flaky_page_days WHERE \(keyCondition) AND day < ?5 ORDER BY day DESC LIMIT 1),
-                \(withFirst
-                    ? "(SELECT first_fail_at FROM flaky_page_days WHERE \(keyCondition) AND day >= ?5 ORDER BY day LIMIT 1)"
-                    : "NULL")
-            """, key
-        ) { WindowFailures(count: $0.int(0) - $0.int(1), firstAt: $0.isNull(2) ? nil : $0.int64(2)) }
-            ?? WindowFailures(count: 0, firstAt: nil)
-    }
-
-    /// Pass and fail counts of a (test, branch) in the window on the device scope.
+    /// Pass and fail counts of a (test, branch) in the window on the device scope: the per-day rows of the
+    /// window (at most days x devices of them).
     func passFailCounts(testID: String, branch: String) throws -> (passes: Int, fails: Int) {
-        let key: [any SQLBindable] = [testID, branch, window.deviceKey]
-        let keyCondition = "test_id = ? AND branch = ? AND device = ?"
-        let total = try db.queryFirst(
-            "SELECT passes, fails FROM flaky_test_days WHERE \(keyCondition) ORDER BY day DESC LIMIT 1", key
-        ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
-        let before = try db.queryFirst(
-            "SELECT passes, fails FROM flaky_test_days WHERE \(keyCondition) AND day < ? ORDER BY day DESC LIMIT 1",
-            key + [window.sinceDay]
-        ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
-        return (total.0 - before.0, total.1 - before.1)
+        var sql = "SELECT sum(passes), sum(fails) FROM flaky_test_days WHERE test_id = ? AND branch = ? AND day >= ?"
+        var values: [any SQLBindable] = [testID, branch, window.sinceDay]
+        if let device = window.device {
+            sql += " AND device = ?"
+            values.append(device)
+        }
+        return try db.queryFirst(sql, values) { (passes: $0.optionalInt(0) ?? 0, fails: $0.optionalInt(1) ?? 0) } ?? (0, 0)
     }
 
     private func identity(_ testID: String) throws -> TestIdentity? {
@@ -273,21 +303,44 @@ struct FlakyAnalysis {
 
     /// The report entry of a flaky candidate.
     func flakyTest(_ candidate: Candidate, _ evaluated: Evaluated, reasons: [FlakyReason]) throws -> FlakyTest {
-        let test = try identity(candidate.testID)
-        let deviceKey = window.deviceKey
-        let commitKey: [any SQLBindable] = [candidate.testID, candidate.branch, deviceKey, window.since]
-        let commitCondition = """
-            test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
-                AND min(last_pass_at, last_fail_at) >= ?
+        // The identity and the window's pass/fail counts in one statement, the contradicting commits with
+        // their total in another.
+        var countCondition = "d.test_id = t.id AND d.branch = ?2 AND d.day >= ?3"
+        var countValues: [any SQLBindable] = [candidate.testID, candidate.branch, window.sinceDay]
+        if let device = window.device {
+            countCondition += " AND d.device = ?4"
+            countValues.append(device)
+        }
+        let identified = try db.queryFirst(
             """
+            SELECT t.project, t.suite, t.name, t.arguments,
+                (SELECT sum(d.passes) FROM flaky_test_days d WHERE \(countCondition)),
+                (SELECT sum(d.fails) FROM flaky_test_days d WHERE \(countCondition))
+            FROM tests t WHERE t.id = ?1
+            """, countValues
+        ) { row in
+            (
+                test: TestIdentity(
+                    project: row.string(0), suite: row.string(1), name: row.string(2),
+                    arguments: row.string(3).isEmpty ? nil : row.string(3)),
+                counts: (passes: row.optionalInt(4) ?? 0, fails: row.optionalInt(5) ?? 0)
+            )
+        }
+        let test = identified?.test
+        let counts = try identified?.counts ?? passFailCounts(testID: candidate.testID, branch: candidate.branch)
+        var commitCount = 0
         let commits = try db.query(
             """
-            SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) FROM flaky_commits
-            WHERE \(commitCondition) ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT 20
-            """, commitKey
-        ) { ContradictingCommit(commit: $0.string(0), passes: $0.int(1), fails: $0.int(2), seenAt: Timestamp.date($0.int64(3))) }
-        let commitCount = try db.scalar("SELECT count(*) FROM flaky_commits WHERE \(commitCondition)", commitKey).int ?? 0
-        let counts = try passFailCounts(testID: candidate.testID, branch: candidate.branch)
+            SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at), count(*) OVER () FROM flaky_commits
+            WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
+                AND min(last_pass_at, last_fail_at) >= ?
+            ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT 20
+            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
+        ) { row -> ContradictingCommit in
+            commitCount = row.int(4)
+            return ContradictingCommit(
+                commit: row.string(0), passes: row.int(1), fails: row.int(2), seenAt: Timestamp.date(row.int64(3)))
+        }
 
         var pages: [PageKey: (count: Int, last: Int64)] = [:]
         var devices: [String: Int] = [:]
@@ -296,16 +349,13 @@ struct FlakyAnalysis {
         var newest: PageRow?
         let askedPage = window.query.page.map { $0 == FlakyReport.noPage ? "" : $0 }
         for row in candidate.rows {
-            let failures =
-                try row.windowFailures.map { WindowFailures(count: $0, firstAt: row.windowFirstFailAt) }
-                ?? failuresInWindow(row, withFirst: true)
-            guard failures.count > 0 else { continue }
+            guard row.windowFailures > 0 else { continue }
             let previous = pages[row.pageKey]
             pages[row.pageKey] = (
-                (previous?.count ?? 0) + failures.count, max(previous?.last ?? row.lastFailAt, row.lastFailAt)
+                (previous?.count ?? 0) + row.windowFailures, max(previous?.last ?? row.lastFailAt, row.lastFailAt)
             )
-            devices[row.device, default: 0] += failures.count
-            if let firstAt = failures.firstAt { first = min(first ?? firstAt, firstAt) }
+            for (device, count) in row.windowDevices() { devices[device, default: 0] += count }
+            if let firstAt = row.windowFirstFailAt { first = min(first ?? firstAt, firstAt) }
             last = max(last ?? row.lastFailAt, row.lastFailAt)
             if askedPage == nil || askedPage == row.page, row.lastFailAt > (newest?.lastFailAt ?? Int64.min) {
                 newest = row
@@ -351,6 +401,94 @@ struct FlakyAnalysis {
         return BrokenTest(
             testId: candidate.testID, project: test?.project ?? "", suite: test?.suite ?? "", name: test?.name ?? "",
             arguments: test?.arguments, branch: candidate.branch, commit: commit, failCount: failCount,
-            newestFailure: try evaluated.recent.first.flatMap { try failureLink($0.resultID) })
+            newestFailure: try newestResult(testID: candidate.testID, branch: candidate.branch).flatMap {
+                try failureLink($0)
+            })
+    }
+}
+
+/// Reads `{"name":123,...}` as `json_group_object` writes it (string keys with JSON escapes, integer
+/// values, no white space); `nil` for anything else.
+private struct DeviceCountsParser {
+    /// The keys (byte ranges of `bytes`, without quotes) and values of an object whose keys have no
+    /// escapes; `nil` otherwise.
+    static func entries(_ bytes: UnsafeBufferPointer<UInt8>) -> [(key: Range<Int>, value: Int)]? {
+        var entries: [(key: Range<Int>, value: Int)] = []
+        var index = 0
+        func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard take(UInt8(ascii: "{")) else { return nil }
+        if take(UInt8(ascii: "}")) { return index == bytes.count ? entries : nil }
+        repeat {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                if bytes[index] == UInt8(ascii: "\\") { return nil }
+                index += 1
+            }
+            let key = start..<index
+            guard take(UInt8(ascii: "\"")), take(UInt8(ascii: ":")) else { return nil }
+            let negative = take(UInt8(ascii: "-"))
+            let digits = index
+            var value = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"),
+                index - digits < 18
+            {
+                value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > digits else { return nil }
+            entries.append((key, negative ? -value : value))
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}")) && index == bytes.count ? entries : nil
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ json: String) { bytes = Array(json.utf8) }
+
+    mutating func parse() -> [(device: String, count: Int)]? {
+        var counts: [(device: String, count: Int)] = []
+        guard take(UInt8(ascii: "{")) else { return nil }
+        if take(UInt8(ascii: "}")) { return index == bytes.count ? counts : nil }
+        repeat {
+            guard let key = string(), take(UInt8(ascii: ":")), let value = integer() else { return nil }
+            counts.append((key, value))
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}")) && index == bytes.count ? counts : nil
+    }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func integer() -> Int? {
+        let negative = take(UInt8(ascii: "-"))
+        var value = 0
+        let start = index
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"), index - start < 18 {
+            value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+        }
+        return index > start ? (negative ? -value : value) : nil
+    }
+
+    /// A string without escapes; an escaped one is left to JSONSerialization (`nil`).
+    private mutating func string() -> String? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+            if bytes[index] == UInt8(ascii: "\\") { return nil }
+            index += 1
+        }
+        guard index < bytes.count else { return nil }
+        index += 1
+        return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
     }
 }
