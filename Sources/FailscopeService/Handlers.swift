@@ -14,6 +14,11 @@ struct Handlers: Sendable {
         try Response.json(value, status: status, headers: ["Cache-Control": "no-store"], encoder: WireCoding.encoder())
     }
 
+    /// A 200 JSON answer already written (by `WireJSONWriter`, for the largest answers).
+    static func json(bytes: Data) -> Response {
+        .bytes(bytes, contentType: "application/json", headers: ["Cache-Control": "no-store"])
+    }
+
     // MARK: Operations
 
     func health(_ request: Request) throws -> Response {
@@ -138,8 +143,7 @@ struct Handlers: Sendable {
         guard let detail = try store.runDetail(runID) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
         }
-        return .bytes(
-            RunDetailJSON.encode(detail), contentType: "application/json", headers: ["Cache-Control": "no-store"])
+        return Self.json(bytes: RunDetailJSON.encode(detail))
     }
 
     func resultDetail(_ request: Request) throws -> Response {

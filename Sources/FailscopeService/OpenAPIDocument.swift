@@ -1811,6 +1811,7 @@ enum OpenAPIDocument {
                   },
                   "contradictingCommits": {
                     "type": "array",
+                    "maxItems": 5,
                     "items": {
                       "$ref": "#/components/schemas/ContradictingCommit"
                     }

@@ -126,10 +126,10 @@ case "measure":
     let base = FailscopeStore.FlakyQuery(project: "Shop", branch: "main", days: 14, now: generated.now)
     // Warm the page cache and statement caches.
     for index in 0..<20 {
-        _ = try encoder.encode(try store.flakyPages(base))
+        _ = WireJSONWriter.encode(try store.flakyPages(base))
         var query = base
         query.page = generated.pages[index % generated.pages.count]
-        _ = try encoder.encode(try store.flakyTests(query))
+        _ = WireJSONWriter.encode(try store.flakyTests(query))
     }
     var pageTimes: [Double] = []
     var flakyTimes: [Double] = []
@@ -139,7 +139,7 @@ case "measure":
         let (pageTime, pageCPU) = try timed {
             let list = try store.flakyPages(base)
             pageCount = list.pages.count
-            return try encoder.encode(list)
+            return WireJSONWriter.encode(list)  // as the service's handler writes it
         }
         pageTimes.append(pageTime)
         cpuTotal.pages += pageCPU
@@ -148,7 +148,7 @@ case "measure":
         let (flakyTime, flakyCPU) = try timed {
             let report = try store.flakyTests(query)
             flakyCounts.append(report.flaky.count)
-            return try encoder.encode(report)
+            return WireJSONWriter.encode(report)
         }
         flakyTimes.append(flakyTime)
         cpuTotal.flaky += flakyCPU
@@ -169,7 +169,7 @@ case "measure":
     for page in generated.pages {
         var query = base
         query.page = page
-        answerBytes += try encoder.encode(try store.flakyTests(query)).count
+        answerBytes += WireJSONWriter.encode(try store.flakyTests(query)).count
     }
     let total = try store.flakyTests(base)
     FileHandle.standardError.write(

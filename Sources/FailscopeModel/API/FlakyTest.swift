@@ -18,7 +18,7 @@ public struct FlakyTest: Codable, Sendable, Hashable {
     /// Passing and failing results in the window (skipped ones are neither).
     public var passCount: Int
     public var failCount: Int
-    /// Commits with both a pass and a fail in the window, newest first (at most 20).
+    /// Commits with both a pass and a fail in the window, newest first, at most `contradictingCommitLimit`.
     public var contradictingCommits: [ContradictingCommit]
     /// How many commits contradict in the window (may exceed the list).
     public var contradictingCommitCount: Int
@@ -32,6 +32,10 @@ public struct FlakyTest: Codable, Sendable, Hashable {
     public var devices: [DeviceCount]
     /// The newest failure (on the asked page when one was asked).
     public var newestFailure: FailureLink?
+
+    /// The most contradicting commits listed: 5 (the dashboard shows 3 and the count). A test flaky for
+    /// months contradicts on dozens of commits; listing them all made a page's answer grow with history.
+    public static let contradictingCommitLimit = 5
 
     public init(
         testId: String, project: String, suite: String, name: String, arguments: String?, branch: String,

@@ -334,8 +334,8 @@ struct FlakyAnalysis {
             SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at), count(*) OVER () FROM flaky_commits
             WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
                 AND min(last_pass_at, last_fail_at) >= ?
-            ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT 20
-            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
+            ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT ?
+            """, [candidate.testID, candidate.branch, window.deviceKey, window.since, FlakyTest.contradictingCommitLimit]
         ) { row -> ContradictingCommit in
             commitCount = row.int(4)
             return ContradictingCommit(
