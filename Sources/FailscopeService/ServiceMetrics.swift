@@ -6,7 +6,8 @@ import Synchronization
 /// (https://prometheus.io/docs/instrumenting/exposition_formats/).
 ///
 /// - `failscope_http_requests_total{method,route,status}`: counter of answered requests; `route` is the
-///   matched pattern (`/api/v1/runs/{runId}`) or `unmatched`, so labels stay few.
+///   matched pattern (`/api/v1/runs/{runId}`) or `unmatched`, and `method` one of RFC 9110's methods or
+///   `other`, so labels stay few whatever clients send.
 /// - `failscope_http_request_duration_seconds{route}`: histogram of handling time.
 /// - `failscope_results_ingested_total`, `failscope_artifacts_stored_total`,
 ///   `failscope_artifact_bytes_stored_total`: counters of new data since start.
@@ -47,11 +48,19 @@ public final class ServiceMetrics: AccessLog {
 
     public init() {}
 
+    /// RFC 9110's methods (section 9) are their own label; any other token a client sends is `other`.
+    static func label(_ method: HTTPMethod) -> String {
+        switch method.rawValue {
+        case "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH": method.rawValue
+        default: "other"
+        }
+    }
+
     public func record(_ entry: AccessLogEntry) {
         let route = entry.route.isEmpty ? "unmatched" : entry.route
         let seconds = Double(entry.nanoseconds) / 1e9
         state.withLock { state in
-            state.requests[RequestKey(method: entry.method.rawValue, route: route, status: entry.status), default: 0] +=
+            state.requests[RequestKey(method: Self.label(entry.method), route: route, status: entry.status), default: 0] +=
                 1
             // Updated in place: copying the histogram out and back copied its bucket array on every request.
             state.latency[route, default: Histogram()].record(seconds)

@@ -128,8 +128,9 @@ final class Dispatcher: Sendable {
         }
         let id = RequestID.accept(headers["X-Request-Id"]) ?? RequestID.make()
         let resolution =
-            Self.oversize(uriBytes: path.utf8.count + query.rawBytes, headers: headers, configuration)
-            .map { Router.Resolution.error($0) } ?? resolutions.resolve(router, method: method, path: path)
+            (Self.oversize(uriBytes: path.utf8.count + query.rawBytes, headers: headers, configuration)
+            ?? Self.ambiguousLength(headers)).map { Router.Resolution.error($0) }
+            ?? resolutions.resolve(router, method: method, path: path)
         let exchange = Exchange(
             start: start, method: method, path: path, query: query.parameters, headers: headers, id: id,
             peer: PeerAddress(fs_mhd_client_address(connection)), resolution: resolution)
@@ -159,9 +160,32 @@ final class Dispatcher: Sendable {
         return nil
     }
 
+    /// The 400 for a request whose body length is ambiguous (RFC 9112 §6.3): `Content-Length` fields that
+    /// disagree or are not a number, or `Content-Length` together with `Transfer-Encoding`. libmicrohttpd uses
+    /// the first length; a proxy in front may use another, so the rest of the connection cannot be trusted:
+    /// the answer closes it.
+    static func ambiguousLength(_ headers: HTTPHeaders) -> HTTPStatusError? {
+        let lengths = headers.values(for: "Content-Length")
+            .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !lengths.isEmpty else { return nil }
+        let numeric = lengths.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+        if Set(lengths).count > 1 || !numeric || !headers.values(for: "Transfer-Encoding").isEmpty {
+            return HTTPStatusError(
+                .badRequest, code: "ambiguous_length",
+                message: "The request has conflicting Content-Length or Transfer-Encoding header fields.",
+                headers: ["Connection": "close"])
+        }
+        return nil
+    }
+
     /// Answers at once when `Content-Length` already exceeds the route's limit (413), or a request that routing
     /// refused announces more than the discard allowance (its routing error). Returns whether it answered.
     private func queueEarlyRefusal(_ exchange: Exchange, _ connection: OpaquePointer) -> Bool {
+        if case .error(let error) = exchange.resolution, error.code == "ambiguous_length" {
+            _ = answer(exchange, exchange.rejection, failure: nil, connection)
+            return true
+        }
         guard let declared = exchange.headers["Content-Length"].flatMap(Int.init) else { return false }
         switch exchange.resolution {
         case .route: guard declared > exchange.limit else { return false }

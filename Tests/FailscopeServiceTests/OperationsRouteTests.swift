@@ -33,6 +33,22 @@ final class OperationsRouteTests: XCTestCase {
         XCTAssertGreaterThan(Int(size.split(separator: " ")[1]) ?? 0, 0)
     }
 
+    /// Any token is a method to libmicrohttpd; made-up ones share one label, so a client cannot grow the
+    /// metrics page without bound.
+    func testMadeUpMethodsShareOneMetricsLabel() async throws {
+        let service = try TestService()
+        for index in 0..<20 {
+            _ = await service.send(HTTPMethod(rawValue: "M\(index)" + String(repeating: "X", count: 300)), "/healthz")
+        }
+        _ = await service.send(.PATCH, "/healthz")
+        let metrics = await service.send(.GET, "/metrics", token: nil)
+        let text = metrics.bodyText
+        XCTAssertEqual(metrics.status, .ok, text)
+        XCTAssertTrue(text.contains(#"failscope_http_requests_total{method="other",route="unmatched",status="405"} 20"#), text)
+        XCTAssertTrue(text.contains(#"failscope_http_requests_total{method="PATCH",route="unmatched",status="405"} 1"#))
+        XCTAssertFalse(text.contains("XXX"))
+    }
+
     func testOpenAPIDocumentDescribesEveryRoute() async throws {
         let service = try TestService()
         let response = await service.send(.GET, "/api/v1/openapi.json", token: nil)

@@ -60,6 +60,46 @@ final class ProtocolErrorTests: XCTestCase {
         XCTAssertEqual(try client.request("GET", "/hello", headers: Array(many.prefix(60))).status, 200)
     }
 
+    /// Requests that nearly filled libmicrohttpd's 16 KiB buffer once got no answer at all (no room left for
+    /// the 414's header), and 250 small header fields got libmicrohttpd's HTML 431.
+    func testRequestsNearTheOldBufferSizeStillGetJSON() throws {
+        for length in [15_900, 16_000, 16_100, 16_300] {
+            let client = try RawHTTPClient(port: server.port)
+            assertJSONError(
+                try client.request("GET", "/hello?q=" + String(repeating: "a", count: length)), status: 414,
+                code: "uri_too_long")
+            assertJSONError(
+                try RawHTTPClient(port: server.port).request(
+                    "GET", "/hello", headers: [("X-Big", String(repeating: "c", count: length))]),
+                status: 431, code: "headers_too_large")
+        }
+        let many = (0..<250).map { ("X-H\($0)", "v") }
+        assertJSONError(
+            try RawHTTPClient(port: server.port).request("GET", "/hello", headers: many), status: 431,
+            code: "headers_too_large")
+    }
+
+    /// RFC 9112 §6.3: a body length that two readers could take differently (a proxy in front, this server) is
+    /// refused, and the connection closed, instead of trusting the first Content-Length.
+    func testAmbiguousBodyLengthsAre400AndCloseTheConnection() throws {
+        let requests = [
+            "POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\nContent-Length: 3\r\n\r\n{\"results\":[]}",
+            "POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        ]
+        for text in requests {
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(text)
+            let reply = try client.readReply()
+            assertJSONError(reply, status: 400, code: "ambiguous_length")
+            XCTAssertEqual(reply.header("Connection")?.lowercased(), "close")
+            XCTAssertTrue(client.readsEndOfStream(), text)
+        }
+        // The same length twice is not ambiguous.
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("GET /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n")
+        XCTAssertEqual(try client.readReply().text, "hello")
+    }
+
     func testTraceWithABodyIsJSON405AndTheConnectionStaysUsable() throws {
         let client = try RawHTTPClient(port: server.port)
         let trace = try client.request("TRACE", "/hello", body: Data(#"{"probe":true}"#.utf8))
