@@ -161,16 +161,26 @@ final class Dispatcher: Sendable {
     }
 
     /// The 400 for a request whose body length is ambiguous (RFC 9112 §6.3): `Content-Length` fields that
-    /// disagree or are not a number, or `Content-Length` together with `Transfer-Encoding`. libmicrohttpd uses
+    /// disagree or are not a number, `Content-Length` together with `Transfer-Encoding`, or a
+    /// `Transfer-Encoding` that does not end with `chunked`. libmicrohttpd uses
     /// the first length; a proxy in front may use another, so the rest of the connection cannot be trusted:
     /// the answer closes it.
     static func ambiguousLength(_ headers: HTTPHeaders) -> HTTPStatusError? {
         let lengths = headers.values(for: "Content-Length")
             .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingCharacters(in: .whitespaces) }
+        let codings = headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        // A transfer coding whose last step is not chunked leaves the end of the body unknown (§6.3, item 4).
+        if let last = codings.last, last != "chunked" {
+            return HTTPStatusError(
+                .badRequest, code: "ambiguous_length",
+                message: "The request's Transfer-Encoding does not end with chunked; its length is unknown.",
+                headers: ["Connection": "close"])
+        }
         guard !lengths.isEmpty else { return nil }
         let numeric = lengths.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
-        if Set(lengths).count > 1 || !numeric || !headers.values(for: "Transfer-Encoding").isEmpty {
+        if Set(lengths).count > 1 || !numeric || !codings.isEmpty {
             return HTTPStatusError(
                 .badRequest, code: "ambiguous_length",
                 message: "The request has conflicting Content-Length or Transfer-Encoding header fields.",

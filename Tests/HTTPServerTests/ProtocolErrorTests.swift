@@ -85,6 +85,8 @@ final class ProtocolErrorTests: XCTestCase {
         let requests = [
             "POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\nContent-Length: 3\r\n\r\n{\"results\":[]}",
             "POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            "POST /hello HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabc",
+            "POST /hello HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n",
         ]
         for text in requests {
             let client = try RawHTTPClient(port: server.port)
