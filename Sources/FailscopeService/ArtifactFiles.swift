@@ -78,7 +78,7 @@ final class ArtifactFiles: Sendable {
         // Only digests the store confirmed are remembered, so a hit needs no further validation.
         if let entry = state.withLock({ $0.entries[sha256] }) {
             if let prepared = entry.prepared {
-                let now = Self.monotonicNanoseconds()
+                let now = MonotonicClock.nanoseconds()
                 if now &- entry.seen.load(ordering: .relaxed) > Self.recheckNanoseconds {
                     var info = stat()
                     guard stat(entry.path, &info) == 0 else { throw forget(sha256) }
@@ -105,7 +105,7 @@ final class ArtifactFiles: Sendable {
             "Content-Type": kind.mediaType, "ETag": "\"\(sha256)\"", "Cache-Control": Self.cacheControl,
             "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox",
         ]
-        let entry = Entry(path: path, headers: headers, bytes: bytes, seen: Self.monotonicNanoseconds())
+        let entry = Entry(path: path, headers: headers, bytes: bytes, seen: MonotonicClock.nanoseconds())
         remember(sha256, entry)
         if let response = notModified(headers, request) { return response }
         return entry.prepared.map(Response.init(prepared:))
@@ -114,12 +114,6 @@ final class ArtifactFiles: Sendable {
 
     /// How long a file sent from memory is trusted to still exist before it is checked again: 1 s.
     static let recheckNanoseconds: UInt64 = 1_000_000_000
-
-    static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-    }
 
     private func remember(_ sha256: String, _ entry: Entry) {
         let size = entry.prepared?.body.count ?? 0

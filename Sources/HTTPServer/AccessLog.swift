@@ -136,8 +136,8 @@ enum LogSanitizer {
 }
 
 /// Monotonic time in nanoseconds (`CLOCK_MONOTONIC`).
-enum MonotonicClock {
-    static func nanoseconds() -> UInt64 {
+public enum MonotonicClock {
+    public static func nanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)

@@ -192,7 +192,8 @@ final class Dispatcher: Sendable {
     /// Answers at once when `Content-Length` already exceeds the route's limit (413), or a request that routing
     /// refused announces more than the discard allowance (its routing error). Returns whether it answered.
     private func queueEarlyRefusal(_ exchange: Exchange, _ connection: OpaquePointer) -> Bool {
-        if case .error(let error) = exchange.resolution, error.code == "ambiguous_length" {
+        // An error that closes the connection need not wait for a body it would not trust.
+        if case .error(let error) = exchange.resolution, error.headers["Connection"] == "close" {
             _ = answer(exchange, exchange.rejection, failure: nil, connection)
             return true
         }

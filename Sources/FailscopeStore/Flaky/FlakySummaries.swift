@@ -1,3 +1,4 @@
+import FailscopeModel
 import Foundation
 
 /// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003 and 0005 redefine
@@ -358,7 +359,8 @@ enum FlakySummaries {
     }
 }
 
-/// A JSON array of rows of text and integers, for `json_each` (the batch statements of `FlakySummaries`).
+/// A JSON array of rows of text and integers, for `json_each` (the batch statements of `FlakySummaries`),
+/// written by `WireJSONWriter`.
 struct BatchJSON {
     enum Value {
         case text(String)
@@ -366,49 +368,19 @@ struct BatchJSON {
         case null
     }
 
-    private(set) var text = "["
-    private(set) var isEmpty = true
+    private var writer = WireJSONWriter()
 
     mutating func append(_ row: [Value]) {
-        if !isEmpty { text += "," }
-        isEmpty = false
-        text += "["
-        for (index, value) in row.enumerated() {
-            if index > 0 { text += "," }
+        writer.raw(writer.bytes.isEmpty ? "[" : ",")
+        writer.array(row) { json, value in
             switch value {
-            case .integer(let integer): text += String(integer)
-            case .null: text += "null"
-            case .text(let string): Self.appendString(string, to: &text)
+            case .text(let string): json.string(string)
+            case .integer(let integer): json.raw(String(integer))
+            case .null: json.raw("null")
             }
         }
-        text += "]"
     }
 
-    /// `text` with the closing bracket.
-    var json: String { text + "]" }
-
-    /// A JSON string literal (RFC 8259: quote, backslash and control characters escaped).
-    static func appendString(_ string: String, to text: inout String) {
-        text += "\""
-        var plain = true
-        for byte in string.utf8 where byte == 0x22 || byte == 0x5C || byte < 0x20 {
-            plain = false
-            break
-        }
-        if plain {
-            text += string
-        } else {
-            for scalar in string.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        text += "\""
-    }
+    /// The array's text.
+    var json: String { writer.bytes.isEmpty ? "[]" : String(decoding: writer.bytes, as: UTF8.self) + "]" }
 }
