@@ -1,7 +1,7 @@
 import FailscopeStore
 import Foundation
 
-/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003 and 0005 redefine them) from the
+/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003, 0005 and 0007 redefine them) from the
 /// generator's results as they are produced in time order, and writes them sorted by primary key.
 /// The same rows as the migration's populate statements (`flaky-bench generate --verify` checks).
 final class SummaryAccumulator {
@@ -185,17 +185,17 @@ final class SummaryAccumulator {
             (testRank[Int(key.test)], branchRank[Int(key.branch)], deviceRank[Int(key.device)], pages[Int(key.page)])
         }
         for (key, entries) in recent.sorted(by: { order($0.key) < order($1.key) }) {
-            for entry in entries {
-                try db.run(
-                    """
-                    INSERT INTO flaky_recent (test_id, branch, device, ran_at, result_id, failed, commit_sha)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        testIDs[Int(key.test)], branches[Int(key.branch)], devices[Int(key.device)], entry.ranAt,
-                        entry.resultID, entry.failed, entry.commit,
-                    ])
-            }
+            // Results arrive in time order, so the pack is the kept entries reversed.
+            let pack = OutcomePack(
+                entries.reversed().map {
+                    OutcomePack.Outcome(ranAt: $0.ranAt, failed: $0.failed, commitKey: OutcomePack.commitKey($0.commit))
+                })
+            try db.run(
+                "INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes) VALUES (?, ?, ?, ?, ?)",
+                [
+                    testIDs[Int(key.test)], branches[Int(key.branch)], devices[Int(key.device)], entries.last?.resultID ?? 0,
+                    SQLValue.blob(pack.encoded()),
+                ])
         }
         for row in commitRows.sorted(by: { order($0.key) != order($1.key) ? order($0.key) < order($1.key) : $0.sha < $1.sha }) {
             try db.run(

@@ -68,27 +68,10 @@ case "generate":
         // The accumulated summaries must equal the migration's populate statements over the same results.
         let check = try FailscopeStore(directory: directory)
         defer { check.close() }
-        let tables = [
-            "flaky_recent", "flaky_commits", "flaky_test_days", "flaky_page_days", "flaky_test_pages", "flaky_call_sites",
-            "page_days",
-        ]
-        func snapshot() throws -> [String: [[SQLValue]]] {
-            try check.pool.read { db in
-                var result: [String: [[SQLValue]]] = [:]
-                for table in tables {
-                    result[table] = try db.withStatement("SELECT * FROM \(table) ORDER BY 1, 2, 3, 4, 5, 6") { row in
-                        var rows: [[SQLValue]] = []
-                        while try row.step() { rows.append((0..<row.columnCount).map { row.value($0) }) }
-                        return rows
-                    }
-                }
-                return result
-            }
-        }
-        let accumulated = try snapshot()
+        let accumulated = try check.flakySummaryRows()
         try check.rebuildFlakySummaries()
-        let rebuilt = try snapshot()
-        let different = tables.filter { accumulated[$0] != rebuilt[$0] }
+        let rebuilt = try check.flakySummaryRows()
+        let different = accumulated.keys.sorted().filter { accumulated[$0] != rebuilt[$0] }
         for table in different {
             FileHandle.standardError.write(
                 Data("verify: \(table) differs (\(accumulated[table]?.count ?? 0) vs \(rebuilt[table]?.count ?? 0) rows)\n".utf8))

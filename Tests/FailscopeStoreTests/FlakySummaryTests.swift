@@ -16,19 +16,7 @@ final class FlakySummaryTests: XCTestCase {
         store.close()
     }
 
-    private func snapshot() throws -> [String: [[SQLValue]]] {
-        try store.pool.read { db in
-            var tables: [String: [[SQLValue]]] = [:]
-            for table in FlakySummaries.tables {
-                tables[table] = try db.withStatement("SELECT * FROM \(table) ORDER BY 1, 2, 3, 4, 5, 6") { row in
-                    var rows: [[SQLValue]] = []
-                    while try row.step() { rows.append((0..<row.columnCount).map { row.value($0) }) }
-                    return rows
-                }
-            }
-            return tables
-        }
-    }
+    private func snapshot() throws -> [String: [[SQLValue]]] { try store.flakySummaryRows() }
 
     private func assertMatchesRebuild(file: StaticString = #filePath, line: UInt = #line) throws {
         let incremental = try snapshot()
@@ -87,7 +75,7 @@ final class FlakySummaryTests: XCTestCase {
                 startedAt: referenceDate.addingTimeInterval(-90_000)))
         try assertMatchesRebuild()
         let branches = try store.pool.read { db in
-            try db.query("SELECT DISTINCT branch FROM flaky_recent ORDER BY 1") { $0.string(0) }
+            try db.query("SELECT DISTINCT branch FROM flaky_outcomes ORDER BY 1") { $0.string(0) }
         }
         XCTAssertEqual(branches, ["feature", "main", "release"])
     }
@@ -188,7 +176,7 @@ final class FlakySummaryTests: XCTestCase {
         XCTAssertGreaterThan(Set(counts["flaky_test_days"]?.map { $0[3] } ?? []).count, 5, "several days")
         XCTAssertGreaterThan(counts["flaky_commits"]?.count ?? 0, 0)
         let full = try store.pool.read { db in
-            try db.scalar("SELECT max(n) FROM (SELECT count(*) AS n FROM flaky_recent GROUP BY test_id, branch, device)").int
+            try db.scalar("SELECT max(length(outcomes)) FROM flaky_outcomes").int.map { $0 / OutcomePack.stride }
         }
         XCTAssertEqual(full, FlakySummaries.recentCapacity, "some key was trimmed")
         try assertMatchesRebuild()
@@ -199,11 +187,18 @@ final class FlakySummaryTests: XCTestCase {
         let results = (1...70).map { TestResult(suite: "S", name: "t", attempt: $0, status: $0 % 2 == 0 ? .passed : .failed) }
         try store.addResults(ResultBatch(results: results), toRun: "r")
         let kept = try store.pool.read { db in
-            try db.query("SELECT device, count(*), min(result_id) FROM flaky_recent GROUP BY device ORDER BY 1") {
-                "\($0.string(0)):\($0.int(1)):\($0.int(2))"
+            try db.query("SELECT device, newest_result_id, outcomes FROM flaky_outcomes ORDER BY 1") { row in
+                (device: row.string(0), newest: row.int64(1), pack: row.withBlob(2) { OutcomePack($0) })
             }
         }
-        XCTAssertEqual(kept, ["*:64:7", "iPad:64:7"])
+        let newestID = try store.pool.read { try $0.scalar("SELECT max(id) FROM results").int64 }
+        XCTAssertEqual(kept.map(\.device), ["*", "iPad"])
+        for key in kept {
+            XCTAssertEqual(key.newest, newestID, key.device)
+            // Attempts 70 (passed), 69 (failed), ... 7 (failed): the newest 64, newest first.
+            XCTAssertEqual(key.pack.outcomes.map(\.failed), (7...70).reversed().map { $0 % 2 == 1 }, key.device)
+            XCTAssertEqual(Set(key.pack.outcomes.map(\.commitKey)), [OutcomePack.commitKey("c")], key.device)
+        }
         try assertMatchesRebuild()
     }
 }

@@ -38,7 +38,7 @@ final class MigratorTests: XCTestCase {
         XCTAssertEqual(
             tables,
             [
-                "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_page_days", "flaky_recent",
+                "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
                 "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results",
                 "runs",
                 "schema_migrations", "tests", "trail_steps",

@@ -32,11 +32,11 @@ final class RetentionTests: XCTestCase {
         XCTAssertTrue(store.artifacts.contains(sha256: keptSHA))
         XCTAssertEqual(try store.pool.read { try $0.scalar("SELECT count(*) FROM failures").int }, 1)
         let summaryRows = try store.pool.read { db in
-            try db.scalar("SELECT count(*) FROM flaky_recent WHERE result_id NOT IN (SELECT id FROM results)").int
+            try db.scalar("SELECT count(*) FROM flaky_outcomes WHERE newest_result_id NOT IN (SELECT id FROM results)").int
         }
         XCTAssertEqual(summaryRows, 0, "no flaky summary row refers to a deleted result")
         XCTAssertEqual(
-            try store.pool.read { try $0.scalar("SELECT count(DISTINCT result_id) FROM flaky_recent").int }, 1)
+            try store.pool.read { try $0.scalar("SELECT count(DISTINCT newest_result_id) FROM flaky_outcomes").int }, 1)
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
         XCTAssertThrowsError(try store.collectGarbage(keepDays: 0))
     }

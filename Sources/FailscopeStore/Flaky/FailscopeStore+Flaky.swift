@@ -228,7 +228,7 @@ struct FlakyWindow {
         self.classifier = FlakyClassifier(policy: query.policy)
     }
 
-    /// The `flaky_recent`/`flaky_commits`/`flaky_test_days` device key.
+    /// The `flaky_outcomes`/`flaky_commits`/`flaky_test_pages` device key.
     var deviceKey: String { device ?? FlakySummaries.allDevices }
 }
 extension FailscopeStore {
@@ -236,5 +236,23 @@ extension FailscopeStore {
     /// bypassed `addResults`, or as a repair), with the "-- populate" statements of the newest migration that has them (0005).
     public func rebuildFlakySummaries() throws {
         try pool.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+    }
+
+    /// Every row of every flaky summary table, by table name, each table sorted by all its columns: what
+    /// checks compare to show that ingest keeps exactly what `rebuildFlakySummaries()` computes.
+    public func flakySummaryRows() throws -> [String: [[SQLValue]]] {
+        try pool.read { db in
+            var tables: [String: [[SQLValue]]] = [:]
+            for table in FlakySummaries.tables {
+                let columns = try db.scalar("SELECT count(*) FROM pragma_table_info(?)", [table]).int ?? 0
+                let order = (1...max(columns, 1)).map(String.init).joined(separator: ", ")
+                tables[table] = try db.withStatement("SELECT * FROM \(table) ORDER BY \(order)") { row in
+                    var rows: [[SQLValue]] = []
+                    while try row.step() { rows.append((0..<row.columnCount).map { row.value($0) }) }
+                    return rows
+                }
+            }
+            return tables
+        }
     }
 }

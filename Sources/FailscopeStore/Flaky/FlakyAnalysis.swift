@@ -3,7 +3,7 @@ import Foundation
 
 /// The reads behind `flakyTests` and `flakyPages`, inside one snapshot: candidates are the
 /// (test, branch) pairs with a failure in the window (`flaky_test_pages`), each classified from its
-/// newest results (`flaky_recent`) and contradicting commits (`flaky_commits`); counts in the window
+/// newest results (`flaky_outcomes`) and contradicting commits (`flaky_commits`); counts in the window
 /// are sums of the window's per-day rows (`flaky_test_days`) or differences of cumulative rows
 /// (`flaky_page_days`). Every read is an index range bounded by the window or by a constant, never
 /// the window's results.
@@ -99,9 +99,10 @@ struct FlakyAnalysis {
     }
 
     /// A candidate's verdict: its newest results in the window (newest first, each with the commit
-    /// `""` unless it is the newest result's) and the rules' classification.
+    /// `""` unless it is the newest result's), the newest result's id and the rules' classification.
     struct Evaluated {
         var recent: [FlakyClassifier.Outcome]
+        var newestResultID: Int64?
         var hasContradiction: Bool
         var classification: FlakyClassifier.Classification
     }
@@ -205,65 +206,63 @@ struct FlakyAnalysis {
                 """, [window.sinceDay] + allValues, row: Self.pageRow))
     }
 
-    /// Applies the rules to every pair of `pairs` on the window's device scope, in one statement: for
-    /// each pair its newest max(N, K, broken minimum) outcomes in the window as digits (1: failed, 2: on
-    /// the newest result's commit) and whether a commit contradicts inside the window. The commits are
-    /// compared only when the newest outcome failed: otherwise the test cannot be broken, and every
-    /// outcome gets the commit `""` (which skips the broken rule, as a passing newest outcome does).
+    /// Applies the rules to every pair of `pairs` on the window's device scope: one statement reads each
+    /// pair's outcome pack (`flaky_outcomes`) and whether a commit contradicts inside the window; its newest
+    /// max(N, K, broken minimum) outcomes in the window are classified here. Outcomes on the newest result's
+    /// commit (by commit key) carry that commit's text, read only when the newest outcome failed (otherwise
+    /// the test cannot be broken).
     func evaluate(_ pairs: [(testID: String, branch: String)]) throws -> [Evaluated] {
         guard !pairs.isEmpty else { return [] }
         var list = BatchJSON()
         for pair in pairs { list.append([.text(pair.testID), .text(pair.branch)]) }
-        let encoded = list.json
         let policy = window.query.policy
         let sampleSize = max(policy.recentResults, policy.recoveryPasses, policy.brokenMinimum)
-        let evaluated = try db.query(
-            """
-            WITH h AS MATERIALIZED (
-                SELECT j.key AS position, json_extract(j.value, '$[0]') AS test_id, json_extract(j.value, '$[1]') AS branch,
-                    (SELECT r.failed || r.commit_sha FROM flaky_recent r WHERE r.test_id = json_extract(j.value, '$[0]')
-                        AND r.branch = json_extract(j.value, '$[1]') AND r.device = ?2 AND r.ran_at >= ?3
-                        ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1) AS head
-                FROM json_each(?1) j),
-            p AS MATERIALIZED (
-                SELECT position, test_id, branch, substr(head, 1, 1) = '1' AS newest_failed, substr(head, 2) AS newest
-                FROM h)
-            SELECT p.newest,
-                CASE WHEN p.newest_failed THEN (SELECT group_concat(o.failed + 2 * (o.commit_sha = p.newest), '') FROM (
-                    SELECT r.failed, r.commit_sha FROM flaky_recent r
-                    WHERE r.test_id = p.test_id AND r.branch = p.branch AND r.device = ?2 AND r.ran_at >= ?3
-                    ORDER BY r.ran_at DESC, r.result_id DESC LIMIT ?4) o)
-                ELSE (SELECT group_concat(o.failed, '') FROM (
-                    SELECT r.failed FROM flaky_recent r
-                    WHERE r.test_id = p.test_id AND r.branch = p.branch AND r.device = ?2 AND r.ran_at >= ?3
-                    ORDER BY r.ran_at DESC, r.result_id DESC LIMIT ?4) o) END,
-                EXISTS (SELECT 1 FROM flaky_commits c WHERE c.test_id = p.test_id AND c.branch = p.branch
-                    AND c.device = ?2 AND c.passes > 0 AND c.fails > 0 AND min(c.last_pass_at, c.last_fail_at) >= ?3)
-            FROM p ORDER BY p.position
-            """, [encoded, window.deviceKey, window.since, sampleSize]
-        ) { row -> Evaluated in
-            let newest = row.optionalString(0) ?? ""
-            let recent = (row.optionalString(1) ?? "").utf8.map { digit in
-                let value = digit &- UInt8(ascii: "0")
-                return FlakyClassifier.Outcome(failed: value & 1 != 0, commit: value & 2 != 0 ? newest : "")
-            }
-            let hasContradiction = row.int(2) != 0
-            return Evaluated(
-                recent: recent, hasContradiction: hasContradiction,
-                classification: window.classifier.classify(newestFirst: recent, hasContradiction: hasContradiction))
+        let since = window.since
+        /// A pair's newest outcomes in the window: failed, and on the newest outcome's commit when that
+        /// failed on a commit.
+        struct Read {
+            var outcomes: [(failed: Bool, onNewestCommit: Bool)] = []
+            var newestResultID: Int64?
+            var hasContradiction: Bool
         }
-        guard evaluated.count == pairs.count else { throw StoreError.invalid("flaky evaluation lost a candidate") }
-        return evaluated
-    }
-
-    /// The newest result of a (test, branch) in the window on the device scope.
-    func newestResult(testID: String, branch: String) throws -> Int64? {
-        try db.queryFirst(
+        let reads = try db.query(
             """
-            SELECT result_id FROM flaky_recent WHERE test_id = ? AND branch = ? AND device = ? AND ran_at >= ?
-            ORDER BY ran_at DESC, result_id DESC LIMIT 1
-            """, [testID, branch, window.deviceKey, window.since]
-        ) { $0.int64(0) }
+            SELECT o.newest_result_id, o.outcomes,
+                EXISTS (SELECT 1 FROM flaky_commits c WHERE c.test_id = json_extract(j.value, '$[0]')
+                    AND c.branch = json_extract(j.value, '$[1]') AND c.device = ?2 AND c.passes > 0 AND c.fails > 0
+                    AND min(c.last_pass_at, c.last_fail_at) >= ?3)
+            FROM json_each(?1) j LEFT JOIN flaky_outcomes o ON o.test_id = json_extract(j.value, '$[0]')
+                AND o.branch = json_extract(j.value, '$[1]') AND o.device = ?2
+            ORDER BY j.key
+            """, [list.json, window.deviceKey, since]
+        ) { row -> Read in
+            var read = Read(hasContradiction: row.int(2) != 0)
+            var newestKey: UInt32 = 0
+            row.withBlob(1) { bytes in
+                OutcomePack.forEach(in: bytes) { outcome in
+                    guard outcome.ranAt >= since, read.outcomes.count < sampleSize else { return false }
+                    if read.outcomes.isEmpty { newestKey = outcome.failed ? outcome.commitKey : 0 }
+                    read.outcomes.append((outcome.failed, newestKey != 0 && outcome.commitKey == newestKey))
+                    return true
+                }
+            }
+            if !read.outcomes.isEmpty, !row.isNull(0) { read.newestResultID = row.int64(0) }
+            return read
+        }
+        guard reads.count == pairs.count else { throw StoreError.invalid("flaky evaluation lost a candidate") }
+        return try reads.map { read in
+            // The newest result failed on a commit: the commit's text, for the broken verdict.
+            var commit = ""
+            if read.outcomes.first?.onNewestCommit == true, let newestResultID = read.newestResultID {
+                commit = try db.queryFirst("SELECT commit_sha FROM results WHERE id = ?", [newestResultID]) {
+                    $0.string(0)
+                } ?? ""
+            }
+            let recent = read.outcomes.map { FlakyClassifier.Outcome(failed: $0.failed, commit: $0.onNewestCommit ? commit : "") }
+            return Evaluated(
+                recent: recent, newestResultID: read.newestResultID, hasContradiction: read.hasContradiction,
+                classification: window.classifier.classify(newestFirst: recent, hasContradiction: read.hasContradiction))
+        }
     }
 
     /// Pass and fail counts of a (test, branch) in the window on the device scope: the per-day rows of the
@@ -401,9 +400,7 @@ struct FlakyAnalysis {
         return BrokenTest(
             testId: candidate.testID, project: test?.project ?? "", suite: test?.suite ?? "", name: test?.name ?? "",
             arguments: test?.arguments, branch: candidate.branch, commit: commit, failCount: failCount,
-            newestFailure: try newestResult(testID: candidate.testID, branch: candidate.branch).flatMap {
-                try failureLink($0)
-            })
+            newestFailure: try evaluated.newestResultID.flatMap { try failureLink($0) })
     }
 }
 

@@ -10,8 +10,8 @@ import Foundation
 /// tests again when the run's branch, commit, device or start changed. All give the same rows
 /// (`FlakySummaryTests` checks it).
 enum FlakySummaries {
-    /// The newest results kept per (test, branch, device) in `flaky_recent`; bounds `FlakyPolicy`'s windows.
-    static let recentCapacity = 64
+    /// The newest results kept per (test, branch, device) in `flaky_outcomes`; bounds `FlakyPolicy`'s windows.
+    static let recentCapacity = OutcomePack.capacity
     /// The device key that sums every device.
     static let allDevices = "*"
     static let millisecondsPerDay: Int64 = 86_400_000
@@ -45,21 +45,17 @@ enum FlakySummaries {
         guard testSummaries else { return }
         let outcomes = entries.filter { $0.status != "skipped" }
         guard !outcomes.isEmpty else { return }
-        // One row per outcome and device key: test, branch, device, ran_at, result_id, failed, commit, day.
-        var rows = BatchJSON()
-        struct RecentKey: Hashable {
-            var testID: String
-            var branch: String
-            var device: String
-        }
         struct DayKey: Hashable {
             var testID: String
             var branch: String
             var device: String
             var day: Int64
         }
-        var keyOrder: [RecentKey] = []
-        var seenKeys = Set<RecentKey>()
+        // The batch's outcomes per (test, branch, device key), in the order they were stored; one row per
+        // outcome and key for the commit counts: test, branch, device, ran_at, failed, commit.
+        var keyOutcomes: [OutcomeKey: [Entry]] = [:]
+        var keyOrder: [OutcomeKey] = []
+        var rows = BatchJSON()
         var days: [DayKey: (passes: Int, fails: Int)] = [:]
         var dayOrder: [DayKey] = []
         for entry in outcomes {
@@ -73,41 +69,79 @@ enum FlakySummaries {
                 days[dayKey] = (1 - failed, failed)
                 dayOrder.append(dayKey)
             }
-            for key in [device, allDevices] {
-                rows.append([
-                    .text(entry.testID), .text(entry.branch ?? ""), .text(key), .integer(entry.ranAt),
-                    .integer(entry.resultID), .integer(Int64(failed)), .text(entry.commit ?? ""), .integer(day),
-                ])
-                let recentKey = RecentKey(testID: entry.testID, branch: entry.branch ?? "", device: key)
-                if seenKeys.insert(recentKey).inserted { keyOrder.append(recentKey) }
+            for device in [device, allDevices] {
+                let key = OutcomeKey(testID: entry.testID, branch: entry.branch ?? "", device: device)
+                if keyOutcomes[key] == nil { keyOrder.append(key) }
+                keyOutcomes[key, default: []].append(entry)
+                if !(entry.commit ?? "").isEmpty {
+                    rows.append([
+                        .text(entry.testID), .text(entry.branch ?? ""), .text(device), .integer(entry.ranAt),
+                        .integer(Int64(failed)), .text(entry.commit ?? ""),
+                    ])
+                }
             }
         }
-        let batch = rows.json
-        let batchRows = """
-            b AS MATERIALIZED (SELECT json_extract(value, '$[0]') AS test_id, json_extract(value, '$[1]') AS branch,
-                json_extract(value, '$[2]') AS device, json_extract(value, '$[3]') AS ran_at,
-                json_extract(value, '$[4]') AS result_id, json_extract(value, '$[5]') AS failed,
-                json_extract(value, '$[6]') AS commit_sha, json_extract(value, '$[7]') AS day
-                FROM json_each(?1))
-            """
-        try db.run(
-            """
-            INSERT INTO flaky_recent (test_id, branch, device, ran_at, result_id, failed, commit_sha)
-            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
-                json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
-                json_extract(value, '$[6]')
-            FROM json_each(?1) WHERE true
-            """, [batch])
-        // Commits: rows that existed before the batch add its outcomes; a commit failing for the first time
-        // starts its row from the outcomes on it among the newest results (the batch's included).
-        if outcomes.contains(where: { !($0.commit ?? "").isEmpty }) {
+        // Each key's pack with the batch's outcomes in place, before and after keeping the newest 64.
+        var packs = try outcomePacks(db, keyOrder)
+        var firstFailures = BatchJSON()
+        for key in keyOrder {
+            var pack = packs[key] ?? (newestResultID: 0, pack: OutcomePack())
+            let added = keyOutcomes[key]!
+            for entry in added {
+                if pack.pack.outcomes.first.map({ entry.ranAt >= $0.ranAt }) ?? true { pack.newestResultID = entry.resultID }
+                pack.pack.insert(
+                    OutcomePack.Outcome(
+                        ranAt: entry.ranAt, failed: isFailure(entry.status), commitKey: OutcomePack.commitKey(entry.commit)))
+            }
+            // A commit failing for the first time starts its flaky_commits row from the outcomes on it among
+            // the newest results (the batch's included).
+            var failingCommits: [String] = []
+            for entry in added where isFailure(entry.status) && !(entry.commit ?? "").isEmpty {
+                if !failingCommits.contains(entry.commit!) { failingCommits.append(entry.commit!) }
+            }
+            for commit in failingCommits {
+                let commitKey = OutcomePack.commitKey(commit)
+                var counts = (passes: 0, fails: 0, lastPass: Int64?.none, lastFail: Int64?.none)
+                for outcome in pack.pack.outcomes where outcome.commitKey == commitKey {
+                    if outcome.failed {
+                        counts.fails += 1
+                        counts.lastFail = max(counts.lastFail ?? outcome.ranAt, outcome.ranAt)
+                    } else {
+                        counts.passes += 1
+                        counts.lastPass = max(counts.lastPass ?? outcome.ranAt, outcome.ranAt)
+                    }
+                }
+                firstFailures.append([
+                    .text(key.testID), .text(key.branch), .text(key.device), .text(commit), .integer(Int64(counts.passes)),
+                    .integer(Int64(counts.fails)), counts.lastPass.map { .integer($0) } ?? .null,
+                    counts.lastFail.map { .integer($0) } ?? .null,
+                ])
+            }
+            pack.pack.trim()
+            packs[key] = pack
+        }
+        for key in keyOrder {
+            let pack = packs[key]!
             try db.run(
                 """
-                WITH \(batchRows), g AS (
+                INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (test_id, branch, device) DO UPDATE SET newest_result_id = excluded.newest_result_id,
+                    outcomes = excluded.outcomes
+                """, [key.testID, key.branch, key.device, pack.newestResultID, SQLValue.blob(pack.pack.encoded())])
+        }
+        // Commits: rows that existed before the batch add its outcomes; a commit failing for the first time
+        // gets the row counted above.
+        if !rows.isEmpty {
+            try db.run(
+                """
+                WITH b AS MATERIALIZED (SELECT json_extract(value, '$[0]') AS test_id, json_extract(value, '$[1]') AS branch,
+                    json_extract(value, '$[2]') AS device, json_extract(value, '$[3]') AS ran_at,
+                    json_extract(value, '$[4]') AS failed, json_extract(value, '$[5]') AS commit_sha FROM json_each(?1)),
+                g AS (
                     SELECT test_id, branch, device, commit_sha, sum(1 - failed) AS passes, sum(failed) AS fails,
                         max(CASE WHEN failed = 0 THEN ran_at END) AS last_pass_at,
                         max(CASE WHEN failed = 1 THEN ran_at END) AS last_fail_at
-                    FROM b WHERE commit_sha <> '' GROUP BY test_id, branch, device, commit_sha)
+                    FROM b GROUP BY test_id, branch, device, commit_sha)
                 UPDATE flaky_commits SET passes = flaky_commits.passes + g.passes, fails = flaky_commits.fails + g.fails,
                     last_pass_at = CASE WHEN g.last_pass_at IS NULL THEN flaky_commits.last_pass_at
                         ELSE max(coalesce(flaky_commits.last_pass_at, g.last_pass_at), g.last_pass_at) END,
@@ -116,19 +150,18 @@ enum FlakySummaries {
                 FROM g
                 WHERE flaky_commits.test_id = g.test_id AND flaky_commits.branch = g.branch
                     AND flaky_commits.device = g.device AND flaky_commits.commit_sha = g.commit_sha
-                """, [batch])
+                """, [rows.json])
+        }
+        if !firstFailures.isEmpty {
             try db.run(
                 """
-                WITH \(batchRows), f AS (
-                    SELECT DISTINCT test_id, branch, device, commit_sha FROM b WHERE commit_sha <> '' AND failed = 1)
                 INSERT INTO flaky_commits (test_id, branch, device, commit_sha, passes, fails, last_pass_at, last_fail_at)
-                SELECT f.test_id, f.branch, f.device, f.commit_sha, sum(1 - r.failed), sum(r.failed),
-                    max(CASE WHEN r.failed = 0 THEN r.ran_at END), max(CASE WHEN r.failed = 1 THEN r.ran_at END)
-                FROM f JOIN flaky_recent r ON r.test_id = f.test_id AND r.branch = f.branch AND r.device = f.device
-                    AND r.commit_sha = f.commit_sha
-                GROUP BY f.test_id, f.branch, f.device, f.commit_sha
+                SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+                    json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
+                    json_extract(value, '$[6]'), json_extract(value, '$[7]')
+                FROM json_each(?1) WHERE true
                 ON CONFLICT (test_id, branch, device, commit_sha) DO NOTHING
-                """, [batch])
+                """, [firstFailures.json])
         }
         // Pass/fail counts per (test, branch, device, day): one upsert for the batch.
         var dayCounts = BatchJSON()
@@ -148,29 +181,53 @@ enum FlakySummaries {
             ON CONFLICT (test_id, branch, day, device) DO UPDATE SET passes = passes + excluded.passes,
                 fails = fails + excluded.fails
             """, [dayCounts.json])
-        // The newest `recentCapacity` per key: everything at or before the oldest one beyond it goes (the
-        // keys below capacity, most of them, cost one index probe).
-        var keys = BatchJSON()
-        for key in keyOrder { keys.append([.text(key.testID), .text(key.branch), .text(key.device)]) }
-        try db.run(
-            """
-            WITH over AS MATERIALIZED (
-                SELECT test_id, branch, device,
-                    (SELECT r.ran_at FROM flaky_recent r WHERE r.test_id = q.test_id AND r.branch = q.branch
-                        AND r.device = q.device ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1 OFFSET ?2) AS ran_at
-                FROM (SELECT json_extract(value, '$[0]') AS test_id, json_extract(value, '$[1]') AS branch,
-                    json_extract(value, '$[2]') AS device FROM json_each(?1)) q),
-            k AS MATERIALIZED (
-                SELECT test_id, branch, device, ran_at,
-                    (SELECT r.result_id FROM flaky_recent r WHERE r.test_id = over.test_id AND r.branch = over.branch
-                        AND r.device = over.device ORDER BY r.ran_at DESC, r.result_id DESC LIMIT 1 OFFSET ?2) AS result_id
-                FROM over WHERE ran_at IS NOT NULL)
-            DELETE FROM flaky_recent WHERE (test_id, branch, device, ran_at, result_id) IN (
-                SELECT r.test_id, r.branch, r.device, r.ran_at, r.result_id FROM k JOIN flaky_recent r
-                    ON r.test_id = k.test_id AND r.branch = k.branch AND r.device = k.device
-                    AND (r.ran_at, r.result_id) <= (k.ran_at, k.result_id))
-            """, [keys.json, recentCapacity])
         for entry in outcomes where isFailure(entry.status) { try recordFailure(db, entry) }
+    }
+
+    /// A `flaky_outcomes` key.
+    struct OutcomeKey: Hashable {
+        var testID: String
+        var branch: String
+        var device: String
+    }
+
+    /// The stored packs of `keys` (keys without one left out), in one statement.
+    private static func outcomePacks(_ db: Database, _ keys: [OutcomeKey]) throws -> [OutcomeKey: (newestResultID: Int64, pack: OutcomePack)] {
+        var list = BatchJSON()
+        for key in keys { list.append([.text(key.testID), .text(key.branch), .text(key.device)]) }
+        var packs: [OutcomeKey: (newestResultID: Int64, pack: OutcomePack)] = [:]
+        try db.withStatement(
+            """
+            SELECT j.key, o.newest_result_id, o.outcomes FROM json_each(?1) j JOIN flaky_outcomes o
+                ON o.test_id = json_extract(j.value, '$[0]') AND o.branch = json_extract(j.value, '$[1]')
+                AND o.device = json_extract(j.value, '$[2]')
+            """, [list.json]
+        ) { row in
+            while try row.step() {
+                packs[keys[row.int(0)]] = (row.int64(1), row.withBlob(2) { OutcomePack($0) })
+            }
+        }
+        return packs
+    }
+
+    /// Registers the SQL functions the summary statements use on `db` (the populate statements'
+    /// `failscope_outcome_pack(ran_at, id, failed, commit_sha)`: the group's newest `OutcomePack.capacity`
+    /// pass/fail results as an `OutcomePack` BLOB).
+    static func registerFunctions(_ db: Database) throws {
+        try db.createAggregate("failscope_outcome_pack", argumentCount: 4) { rows in
+            let newestFirst = rows.sorted { left, right in
+                let (leftTime, rightTime) = (left[0].int64 ?? 0, right[0].int64 ?? 0)
+                return leftTime != rightTime ? leftTime > rightTime : (left[1].int64 ?? 0) > (right[1].int64 ?? 0)
+            }
+            return .blob(
+                OutcomePack(
+                    newestFirst.prefix(OutcomePack.capacity).map { row in
+                        OutcomePack.Outcome(
+                            ranAt: row[0].int64 ?? 0, failed: (row[2].int64 ?? 0) != 0,
+                            commitKey: OutcomePack.commitKey(row[3].string))
+                    }
+                ).encoded())
+        }
     }
 
     /// The page list's counts per (project, branch, page, suite, day), one statement per group of the batch.
@@ -288,7 +345,7 @@ enum FlakySummaries {
 
     /// The summary tables, in the order the populate statements fill them.
     static let tables = [
-        "flaky_recent", "flaky_commits", "flaky_test_days", "flaky_page_days", "flaky_test_pages", "flaky_call_sites",
+        "flaky_outcomes", "flaky_commits", "flaky_test_days", "flaky_page_days", "flaky_test_pages", "flaky_call_sites",
         "page_days",
     ]
 
@@ -306,6 +363,7 @@ enum FlakySummaries {
 
     /// Recomputes every summary table from `results` (the generator's bulk load; a repair).
     static func rebuildAll(_ db: Database) throws {
+        try registerFunctions(db)
         for table in tables { try db.execute("DELETE FROM \(table)") }
         for statement in populateStatements { try db.execute(statement) }
     }
@@ -380,6 +438,9 @@ struct BatchJSON {
             }
         }
     }
+
+    /// Whether no row was appended.
+    var isEmpty: Bool { writer.bytes.isEmpty }
 
     /// The array's text.
     var json: String { writer.bytes.isEmpty ? "[]" : String(decoding: writer.bytes, as: UTF8.self) + "]" }

@@ -51,6 +51,8 @@ public struct Migrator: Sendable {
     ///   migration is rolled back; earlier ones stay applied).
     @discardableResult
     public func migrate(_ database: Database) throws -> [String] {
+        // The SQL functions migrations call (0007's populate statements).
+        try FlakySummaries.registerFunctions(database)
         var appliedNow: [String] = []
         for migration in try pendingMigrations(in: database) {
             let didApply = try database.transaction(.immediate) { () throws -> Bool in

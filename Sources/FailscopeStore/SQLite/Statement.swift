@@ -120,6 +120,13 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with the bytes of column `index` as a BLOB (empty for NULL), valid only inside `body`.
+    public func withBlob<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let bytes = sqlite3_column_blob(handle, Int32(index))
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count))
+    }
+
     /// Column `index` as a `SQLValue` in its storage class.
     public func value(_ index: Int) -> SQLValue {
         switch sqlite3_column_type(handle, Int32(index)) {
