@@ -2,9 +2,10 @@
 //
 //   flaky-bench generate --data DIR --results N [--tests 10000] [--pages 40] [--days 90] [--flaky-percent 3] [--seed 1]
 //       fills a new store in DIR with a realistic history (HistoryGenerator) and writes DIR/generated.json
-//   flaky-bench measure --data DIR [--queries 300]
+//   flaky-bench measure --data DIR [--compare DIR2 ...] [--queries 300] [--no-reference]
 //       in-process latency of the two queries as the service answers them (store query + JSON encoding),
-//       with the window ending at the generation time; prints (ms) "pages_p50 pages_p95 flaky_p50 flaky_p95
+//       with the window ending at the generation time, the stores' queries interleaved; prints one line
+//       per store, in order, (ms) "pages_p50 pages_p95 flaky_p50 flaky_p95
 //       naive_p50 naive_p95 pages_cpu flaky_cpu flaky_bytes": naive = FailscopeStore.pages (scans the window's
 //       results), cpu = mean thread CPU time per query (the machine's load shows as wall time above it),
 //       flaky_bytes = the mean size of a flaky?page= answer
@@ -87,90 +88,20 @@ case "generate":
             (summaries \(String(format: "%.1f", summary.summarySeconds)) s)\n
             """.utf8))
 case "measure":
+    // Every store's queries interleaved, so they share the machine's load.
     let queries = option("queries", arguments).flatMap(Int.init) ?? 300
-    let generated = try WireCoding.decoder().decode(
-        Generated.self, from: Data(contentsOf: directory.appendingPathComponent("generated.json")))
-    let store = try FailscopeStore(directory: directory)
-    defer { store.close() }
-    let encoder = WireCoding.encoder()
-    var cpuTotal = (pages: 0.0, flaky: 0.0)
-    func threadCPU() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
+    var directories = [directory]
+    for (index, argument) in arguments.enumerated() where argument == "--compare" && index + 1 < arguments.count {
+        directories.append(URL(fileURLWithPath: arguments[index + 1]))
     }
-    /// Wall-clock milliseconds (the measure) and thread CPU milliseconds (to see the machine's load).
-    func timed(_ body: () throws -> Data) rethrows -> (Double, Double) {
-        let cpu = threadCPU()
-        let start = DispatchTime.now().uptimeNanoseconds
-        _ = try body()
-        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, threadCPU() - cpu)
-    }
-    let base = FailscopeStore.FlakyQuery(project: "Shop", branch: "main", days: 14, now: generated.now)
-    // Warm the page cache and statement caches.
-    for index in 0..<20 {
-        _ = WireJSONWriter.encode(try store.flakyPages(base))
-        var query = base
-        query.page = generated.pages[index % generated.pages.count]
-        _ = WireJSONWriter.encode(try store.flakyTests(query))
-    }
-    var pageTimes: [Double] = []
-    var flakyTimes: [Double] = []
-    var flakyCounts: [Int] = []
-    var pageCount = 0
+    let measurements = try directories.map { try QueryMeasurement(directory: $0) }
+    for measurement in measurements { try measurement.warm() }
     for index in 0..<queries {
-        let (pageTime, pageCPU) = try timed {
-            let list = try store.flakyPages(base)
-            pageCount = list.pages.count
-            return WireJSONWriter.encode(list)  // as the service's handler writes it
-        }
-        pageTimes.append(pageTime)
-        cpuTotal.pages += pageCPU
-        var query = base
-        query.page = generated.pages[index % generated.pages.count]
-        let (flakyTime, flakyCPU) = try timed {
-            let report = try store.flakyTests(query)
-            flakyCounts.append(report.flaky.count)
-            return WireJSONWriter.encode(report)
-        }
-        flakyTimes.append(flakyTime)
-        cpuTotal.flaky += flakyCPU
+        for measurement in measurements { try measurement.measure(index) }
     }
-    pageTimes.sort()
-    flakyTimes.sort()
-    // Reference: the page list computed from the window's results (the query before the summaries).
-    var naiveTimes: [Double] = []
-    for _ in 0..<(arguments.contains("--no-reference") ? 1 : max(5, queries / 20)) {
-        let (naiveTime, _) = try timed {
-            try encoder.encode(try store.pages(project: "Shop", branch: "main", days: 14, now: generated.now))
-        }
-        naiveTimes.append(naiveTime)
+    for measurement in measurements {
+        print(try measurement.report(references: arguments.contains("--no-reference") ? 1 : max(5, queries / 20)))
     }
-    naiveTimes.sort()
-    // The size of the answers (the 10M history lists more flaky tests per page, with more commits each).
-    var answerBytes = 0
-    for page in generated.pages {
-        var query = base
-        query.page = page
-        answerBytes += WireJSONWriter.encode(try store.flakyTests(query)).count
-    }
-    let total = try store.flakyTests(base)
-    FileHandle.standardError.write(
-        Data(
-            """
-            \(generated.results) results: pages lists \(pageCount) pages; \(total.flaky.count) flaky and \
-            \(total.broken.count) broken tests on main in 14 days; flaky?page= lists \
-            \(flakyCounts.min() ?? 0)...\(flakyCounts.max() ?? 0) tests (\(answerBytes / generated.pages.count) bytes of JSON \
-            on average); mean CPU per query: pages \
-            \(String(format: "%.2f", cpuTotal.pages / Double(queries))) ms, flaky?page= \
-            \(String(format: "%.2f", cpuTotal.flaky / Double(queries))) ms\n
-            """.utf8))
-    print(
-        String(
-            format: "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %d", percentile(pageTimes, 0.5), percentile(pageTimes, 0.95),
-            percentile(flakyTimes, 0.5), percentile(flakyTimes, 0.95), percentile(naiveTimes, 0.5),
-            percentile(naiveTimes, 0.95), cpuTotal.pages / Double(queries), cpuTotal.flaky / Double(queries),
-            answerBytes / generated.pages.count))
 case "ingest":
     // Ingest cost through FailscopeStore.addResults (which maintains the flaky summaries): batches of
     // 100 results (1 in 10 failing) into runs of 1,000 on a growing history; prints results per second.

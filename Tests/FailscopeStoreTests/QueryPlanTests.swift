@@ -65,6 +65,17 @@ final class QueryPlanTests: XCTestCase {
         XCTAssertTrue(pair.contains("SEARCH tp USING PRIMARY KEY (test_id=? AND branch=? AND device=?)"), pair)
     }
 
+    func testContradictingCommitsComeFromTheirIndexInOrder() throws {
+        // The newest few in order and their total: the covering index of 0008, no table lookup, no sort.
+        let values: [any SQLBindable] = ["t", "main", "*", 0, 6]
+        let newest = try plan(
+            "SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) \(FlakyAnalysis.contradictingCommits) "
+                + "ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT ?5", values)
+        XCTAssertEqual(newest, "SEARCH flaky_commits USING COVERING INDEX flaky_commits_contradicting (test_id=? AND branch=? AND device=? AND <expr>>?)")
+        let count = try plan("SELECT count(*) \(FlakyAnalysis.contradictingCommits)", Array(values.prefix(4)))
+        XCTAssertTrue(count.contains("COVERING INDEX flaky_commits_contradicting"), count)
+    }
+
     func testFlakyWindowQueriesReadOneIndexRange() throws {
         // Issue 7's flaky-by-page queries: results of a project/branch (and page) over a window of days.
         try assertUsesIndex(

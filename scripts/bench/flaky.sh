@@ -5,7 +5,7 @@
 # 3 % flaky, 90 days) of 1M and 10M results by direct SQL; the stores are cached in
 # .build/bench-data/ (keyed by the migrations and the generator's source), so reruns only measure.
 # flaky-bench measure times, in-process (store query + JSON encoding, as the service's handlers do;
-# no sockets), `GET /api/v1/pages?project=Shop&branch=main&days=14` and
+# no sockets; the stores' queries interleaved in one process), `GET /api/v1/pages?project=Shop&branch=main&days=14` and
 # `GET /api/v1/flaky?page=P&project=Shop&branch=main&days=14` for P cycling over the 40 pages,
 # BENCH_FLAKY_QUERIES times each (default 300), and reports p50/p95. Goals: p95 <= 50 ms at 1M and
 # 10M/1M <= 2. Reference: the page list computed by scanning the window's results (FailscopeStore.pages).
@@ -25,6 +25,7 @@ if [ "${BENCH_FLAKY_10M:-0}" = 1 ] || [ -f "$CACHE/flaky-10000000-$KEY/generated
     sizes="1000000 10000000"
 fi
 declare -A P50 P95 F50 F95 N50 CPU_P CPU_F BYTES
+stores=()
 for size in $sizes; do
     dir="$CACHE/flaky-$size-$KEY"
     if [ ! -f "$dir/generated.json" ]; then
@@ -35,7 +36,17 @@ for size in $sizes; do
         mv "$dir.partial" "$dir"
         echo "generated in $(( $(date +%s) - start )) s" >&2
     fi
-    read -r p50 p95 f50 f95 n50 n95 cpu_p cpu_f bytes < <("$BIN/flaky-bench" measure --data "$dir" --queries "$QUERIES")
+    stores+=("$dir")
+done
+# One process measures every store, their queries interleaved: the 10M/1M ratios compare the two under
+# the same machine load.
+measure=(--data "${stores[0]}")
+for dir in "${stores[@]:1}"; do measure+=(--compare "$dir"); done
+mapfile -t lines < <("$BIN/flaky-bench" measure "${measure[@]}" --queries "$QUERIES")
+index=0
+for size in $sizes; do
+    read -r p50 p95 f50 f95 n50 n95 cpu_p cpu_f bytes <<<"${lines[$index]}"
+    index=$((index + 1))
     echo "$size results: pages p50 $p50 p95 $p95 ms; flaky?page= p50 $f50 p95 $f95 ms; naive page list p50 $n50 ms; CPU/query pages $cpu_p flaky $cpu_f ms; flaky?page= answer $bytes bytes" >&2
     P50[$size]=$p50; P95[$size]=$p95; F50[$size]=$f50; F95[$size]=$f95; N50[$size]=$n50; CPU_P[$size]=$cpu_p; CPU_F[$size]=$cpu_f; BYTES[$size]=$bytes
 done

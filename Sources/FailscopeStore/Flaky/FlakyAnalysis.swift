@@ -300,10 +300,17 @@ struct FlakyAnalysis {
         }
     }
 
+    /// The contradicting commits of `?1` (test), `?2` (branch) and `?3` (device key) in the window from
+    /// `?4` (milliseconds), newest first then by commit (a walk of `flaky_commits_contradicting`).
+    static let contradictingCommits = """
+        FROM flaky_commits WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND passes > 0 AND fails > 0
+            AND min(last_pass_at, last_fail_at) >= ?4
+        """
+
     /// The report entry of a flaky candidate.
     func flakyTest(_ candidate: Candidate, _ evaluated: Evaluated, reasons: [FlakyReason]) throws -> FlakyTest {
-        // The identity and the window's pass/fail counts in one statement, the contradicting commits with
-        // their total in another.
+        // The identity and the window's pass/fail counts in one statement; the newest contradicting commits
+        // (one more than listed) and, only when there are more, their total, from their index (0008).
         var countCondition = "d.test_id = t.id AND d.branch = ?2 AND d.day >= ?3"
         var countValues: [any SQLBindable] = [candidate.testID, candidate.branch, window.sinceDay]
         if let device = window.device {
@@ -312,33 +319,36 @@ struct FlakyAnalysis {
         }
         let identified = try db.queryFirst(
             """
-            SELECT t.project, t.suite, t.name, t.arguments,
-                (SELECT sum(d.passes) FROM flaky_test_days d WHERE \(countCondition)),
-                (SELECT sum(d.fails) FROM flaky_test_days d WHERE \(countCondition))
-            FROM tests t WHERE t.id = ?1
+            SELECT t.project, t.suite, t.name, t.arguments, sum(d.passes), sum(d.fails)
+            FROM tests t LEFT JOIN flaky_test_days d ON \(countCondition) WHERE t.id = ?1
             """, countValues
         ) { row in
-            (
-                test: TestIdentity(
-                    project: row.string(0), suite: row.string(1), name: row.string(2),
-                    arguments: row.string(3).isEmpty ? nil : row.string(3)),
-                counts: (passes: row.optionalInt(4) ?? 0, fails: row.optionalInt(5) ?? 0)
-            )
-        }
+            row.isNull(0)
+                ? nil
+                : (
+                    test: TestIdentity(
+                        project: row.string(0), suite: row.string(1), name: row.string(2),
+                        arguments: row.string(3).isEmpty ? nil : row.string(3)),
+                    counts: (passes: row.optionalInt(4) ?? 0, fails: row.optionalInt(5) ?? 0)
+                )
+        } ?? nil
         let test = identified?.test
         let counts = try identified?.counts ?? passFailCounts(testID: candidate.testID, branch: candidate.branch)
-        var commitCount = 0
-        let commits = try db.query(
+        let contradicting = Self.contradictingCommits
+        let commitValues: [any SQLBindable] = [candidate.testID, candidate.branch, window.deviceKey, window.since]
+        var commits = try db.query(
             """
-            SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at), count(*) OVER () FROM flaky_commits
-            WHERE test_id = ? AND branch = ? AND device = ? AND passes > 0 AND fails > 0
-                AND min(last_pass_at, last_fail_at) >= ?
-            ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT ?
-            """, [candidate.testID, candidate.branch, window.deviceKey, window.since, FlakyTest.contradictingCommitLimit]
-        ) { row -> ContradictingCommit in
-            commitCount = row.int(4)
-            return ContradictingCommit(
+            SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) \(contradicting)
+            ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT ?5
+            """, commitValues + [FlakyTest.contradictingCommitLimit + 1]
+        ) { row in
+            ContradictingCommit(
                 commit: row.string(0), passes: row.int(1), fails: row.int(2), seenAt: Timestamp.date(row.int64(3)))
+        }
+        var commitCount = commits.count
+        if commits.count > FlakyTest.contradictingCommitLimit {
+            commits.removeLast(commits.count - FlakyTest.contradictingCommitLimit)
+            commitCount = try db.scalar("SELECT count(*) \(contradicting)", commitValues).int ?? commitCount
         }
 
         var pages: [PageKey: (count: Int, last: Int64)] = [:]
