@@ -441,4 +441,14 @@ final class FlakyReaderTests: XCTestCase {
         XCTAssertEqual(try reader.flakyPages(query), try store.flakyPages(query))
         XCTAssertThrowsError(try FlakyReader(directory: directory.appendingPathComponent("missing")))
     }
+
+    func testReaderRefusesADatabaseBeforePackedOutcomes() throws {
+        // A folder last migrated by an older binary (0006): the reader does not migrate, so it says what to run.
+        let directory = try makeTemporaryDirectory()
+        let store = try FailscopeStore(directory: directory, migrator: Migrator(migrations: Array(Migration.embedded.prefix(6))))
+        store.close()
+        XCTAssertThrowsError(try FlakyReader(directory: directory)) { error in
+            XCTAssertTrue("\(error)".contains("failscope migrate"), "\(error)")
+        }
+    }
 }

@@ -145,6 +145,10 @@ final class FlakySummaryTests: XCTestCase {
         try assertUpgradeFromMigrations(4)
     }
 
+    func testUpgradingSummariesOf0006ToPackedOutcomesGivesWhatIngestKeeps() throws {
+        try assertUpgradeFromMigrations(6)
+    }
+
     func testBatchesWhoseResultsSpanDaysKeepTheSameSummariesAsARebuild() throws {
         // Results carrying their own start times: one batch spans several days, out of order, with retries
         // on one commit and more than 64 outcomes per test across batches, so the set-based batch path and

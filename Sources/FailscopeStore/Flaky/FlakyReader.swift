@@ -5,7 +5,7 @@ import Foundation
 /// connection, no migration, no writer, safe beside a running service.
 ///
 /// - Throws (init): `StoreError.invalid` when the folder has no database or its schema predates
-///   `0005_flaky_pages_all_devices` (run `failscope migrate`), `SQLiteError` when it cannot be opened.
+///   `0007_flaky_outcome_packs` (run `failscope migrate`), `SQLiteError` when it cannot be opened.
 public final class FlakyReader {
     private let db: Database
 
@@ -16,7 +16,7 @@ public final class FlakyReader {
         }
         db = try Database(path: path, mode: .readOnly)
         let migrated = try db.queryFirst(
-            "SELECT 1 FROM pragma_table_info('flaky_test_pages') WHERE name = 'devices'"
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'flaky_outcomes'"
         ) { _ in true } ?? false
         guard migrated else {
             throw StoreError.invalid("the database at \(path) predates the current flaky summaries: run 'failscope migrate'")

@@ -1,7 +1,7 @@
 import FailscopeModel
 import Foundation
 
-/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003 and 0005 redefine
+/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003, 0005 and 0007 redefine
 /// them) inside the ingest transaction, so flaky and page queries read a bounded number of rows per
 /// test (docs/flaky.md).
 ///
@@ -349,8 +349,8 @@ enum FlakySummaries {
         "page_days",
     ]
 
-    /// The "-- populate" statements of the newest migration that has them (0005, with device-summed page
-    /// rows and per-day test counts), in order: the current definition of the summaries.
+    /// The "-- populate" statements of the newest migration that has them (0007: packed outcomes,
+    /// device-summed page rows, per-day test counts), in order: the current definition of the summaries.
     static let populateStatements: [String] = {
         guard
             let (migration, marker) = Migration.embedded.reversed().lazy.compactMap({ migration in
