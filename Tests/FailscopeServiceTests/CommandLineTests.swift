@@ -62,6 +62,49 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try run(["runs", "--status", "green", "--data", data.path]).status, 64)
     }
 
+    func testFlakyTableAcrossBranchesAndJSONOnADataFolder() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let store = try FailscopeStore(directory: data)
+        let branches = ["main", "feature/checkout-with-a-long-name"]
+        for (index, branch) in branches.enumerated() {
+            try store.putRun(
+                Run(
+                    id: "r\(index)", project: "Shop", branch: branch, commit: "c\(index)", device: "iPhone 15",
+                    startedAt: Date().addingTimeInterval(-3_600)))
+            // Failed, then passed on retry on the same commit: a same-input contradiction.
+            let name = "testQuantityPickerReachesItsLargestValueOnEveryDevice\(index)"
+            try store.addResults(
+                ResultBatch(results: [
+                    TestResult(
+                        suite: "ItemTests", name: name, attempt: 1, status: .failed,
+                        failures: [Failure(message: "Timed out", page: "ItemPage")]),
+                    TestResult(suite: "ItemTests", name: name, attempt: 2, status: .passed),
+                ]), toRun: "r\(index)")
+        }
+        store.close()
+
+        let table = try run(["flaky", "--data", data.path, "--all-branches"])
+        XCTAssertEqual(table.status, 0, table.error)
+        let lines = table.output.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("TEST") && $0.contains(" BRANCH ") }, table.output)
+        // A long name is cut, its branch is not lost with it.
+        let rows = lines.filter { $0.hasPrefix("ItemTests.testQuantityPicker") }
+        XCTAssertEqual(rows.count, 2, table.output)
+        XCTAssertEqual(rows.filter { $0.contains(" main ") }.count, 1, table.output)
+        XCTAssertEqual(rows.filter { $0.contains(" feature/checkou… ") }.count, 1, table.output)
+
+        let json = try run(["flaky", "--data", data.path, "--all-branches", "--json"])
+        XCTAssertEqual(json.status, 0, json.error)
+        let report = try WireCoding.decoder().decode(FlakyReport.self, from: Data(json.output.utf8))
+        XCTAssertEqual(report.flaky.map(\.branch).sorted(), branches.sorted())
+        XCTAssertEqual(Set(report.flaky.map { $0.reasons }), [[.contradiction]])
+
+        let suiteAlone = try run(["flaky", "--data", data.path, "--suite", "ItemTests"])
+        XCTAssertEqual(suiteAlone.status, 64)
+        XCTAssertTrue(suiteAlone.error.contains("--suite applies only with --page \"(no page)\""), suiteAlone.error)
+    }
+
     func testStrayArgumentsAndAFileAsDataFolderAreUsageErrorsThatTouchNothing() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -43,6 +43,9 @@ enum FlakyCommand: Command {
         query.days = try arguments.integer("days", default: 14, in: 1...365)
         query.device = nonEmpty(arguments.option("device"))
         if query.device == "*" { throw UsageError("--device '*' is reserved") }
+        if query.suite != nil && query.page != FlakyReport.noPage {
+            throw UsageError("--suite applies only with --page \"\(FlakyReport.noPage)\"")
+        }
         let listPages = arguments.flag("pages")
         let json = arguments.flag("json")
         let urlOption = arguments.option("url")
@@ -135,16 +138,17 @@ enum FlakyTable {
         )
         if !report.flaky.isEmpty {
             lines.append("")
+            // Across branches, the branch gets its own column (a suffix on the name was cut off with it).
+            let branchColumn = report.branch == nil
             lines.append(
-                cell("TEST", 44) + " " + cell("FLIP", 5, right: true) + " " + cell("PASS", 5, right: true) + " "
-                    + cell("FAIL", 5, right: true) + " " + cell("COMMITS", 7, right: true) + "  " + cell("PAGES", 28)
-                    + " LAST FAILURE")
+                cell("TEST", 44) + " " + (branchColumn ? cell("BRANCH", 16) + " " : "") + cell("FLIP", 5, right: true)
+                    + " " + cell("PASS", 5, right: true) + " " + cell("FAIL", 5, right: true) + " "
+                    + cell("COMMITS", 7, right: true) + "  " + cell("PAGES", 28) + " LAST FAILURE")
             for test in report.flaky {
                 let name = "\(test.suite).\(test.name)\(test.arguments.map { "(\($0))" } ?? "")"
-                    + (report.branch == nil ? " @\(test.branch)" : "")
                 let pages = test.pages.map { "\($0.page)(\($0.failureCount))" }.joined(separator: " ")
                 lines.append(
-                    cell(name, 44) + " " + cell(test.flipRate.map { String(format: "%.2f", $0) } ?? "-", 5, right: true)
+                    cell(name, 44) + " " + (branchColumn ? cell(test.branch, 16) + " " : "") + cell(test.flipRate.map { String(format: "%.2f", $0) } ?? "-", 5, right: true)
                         + " " + cell(String(test.passCount), 5, right: true) + " "
                         + cell(String(test.failCount), 5, right: true) + " "
                         + cell(String(test.contradictingCommitCount), 7, right: true) + "  " + cell(pages, 28) + " "
