@@ -100,7 +100,13 @@ public struct ArtifactStore: Sendable {
         try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
         let temporary = temporaryFolder.appendingPathComponent("\(verified.sha256).\(UUID().uuidString)")
         try Self.writeSynced(bytes, to: temporary.path)
-        guard rename(temporary.path, destination.path) == 0 else {
+        var renamed = rename(temporary.path, destination.path) == 0
+        if !renamed && errno == ENOENT {
+            // `remove` (garbage collection) took the folder away while it was empty: make it again, once.
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            renamed = rename(temporary.path, destination.path) == 0
+        }
+        guard renamed else {
             let code = errno
             unlink(temporary.path)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
@@ -109,10 +115,14 @@ public struct ArtifactStore: Sendable {
         return true
     }
 
-    /// Removes the file of `sha256` if present.
+    /// Removes the file of `sha256` if present, and its two folders when that left them empty (`rmdir`
+    /// removes only empty folders; a concurrent `write` makes its folder again).
     public func remove(sha256: String) {
         guard SHA256.isValidHex(sha256) else { return }
-        unlink(fileURL(sha256: sha256).path)
+        let file = fileURL(sha256: sha256)
+        unlink(file.path)
+        let folder = file.deletingLastPathComponent()
+        if rmdir(folder.path) == 0 { rmdir(folder.deletingLastPathComponent().path) }
     }
 
     /// Every digest with a file under `root` (for garbage collection), and leftover temporary files.
