@@ -123,16 +123,16 @@ struct Handlers: Sendable {
     func listRuns(_ request: Request) throws -> Response {
         try authorization.requireRead(request)
         var query = FailscopeStore.RunQuery()
-        query.project = request.query["project"]
-        query.branch = request.query["branch"]
-        if let status = request.query["status"] {
+        query.project = try Self.queryValue(request, "project")
+        query.branch = try Self.queryValue(request, "branch")
+        if let status = try Self.queryValue(request, "status") {
             guard let parsed = RunStatus(rawValue: status) else {
                 throw ServiceError.invalidParameter("status must be one of incomplete, passed, failed.")
             }
             query.status = parsed
         }
         query.limit = try Self.integer(request, "limit", default: 50, in: 1...200)
-        query.cursor = request.query["cursor"]
+        query.cursor = try Self.queryValue(request, "cursor")
         let list = try ServiceError.wrapping { try store.runs(query) }
         return try Self.json(list)
     }
@@ -157,8 +157,9 @@ struct Handlers: Sendable {
     func testHistory(_ request: Request) throws -> Response {
         try authorization.requireRead(request)
         let limit = try Self.integer(request, "limit", default: 100, in: 1...500)
+        let cursor = try Self.queryValue(request, "cursor")
         let history = try ServiceError.wrapping {
-            try store.testHistory(try request.parameter("testId"), limit: limit, cursor: request.query["cursor"])
+            try store.testHistory(try request.parameter("testId"), limit: limit, cursor: cursor)
         }
         guard let history else { throw ServiceError.notFound("The test", code: "test_not_found") }
         return try Self.json(history)
@@ -167,9 +168,8 @@ struct Handlers: Sendable {
     func pages(_ request: Request) throws -> Response {
         try authorization.requireRead(request)
         let days = try Self.integer(request, "days", default: 14, in: 1...365)
-        let list = try ServiceError.wrapping {
-            try store.pages(project: request.query["project"], branch: request.query["branch"], days: days)
-        }
+        let (project, branch) = (try Self.queryValue(request, "project"), try Self.queryValue(request, "branch"))
+        let list = try ServiceError.wrapping { try store.pages(project: project, branch: branch, days: days) }
         return try Self.json(list)
     }
 
@@ -187,10 +187,20 @@ struct Handlers: Sendable {
 
     // MARK: Parameters
 
+    /// The query parameter `name`, `nil` when absent.
+    ///
+    /// - Throws: 400 `invalid_parameter` when it is given more than once (`days=14&days=0` is ambiguous; no
+    ///   value is picked silently).
+    static func queryValue(_ request: Request, _ name: String) throws -> String? {
+        let values = request.query.values(for: name)
+        guard values.count <= 1 else { throw ServiceError.invalidParameter("\(name) is given more than once.") }
+        return values.first
+    }
+
     static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws
         -> Int
     {
-        guard let text = request.query[name] else { return value }
+        guard let text = try queryValue(request, name) else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw ServiceError.invalidParameter(
                 "\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound).")

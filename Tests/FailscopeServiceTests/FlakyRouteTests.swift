@@ -97,6 +97,9 @@ final class FlakyRouteTests: XCTestCase {
         for target in [
             "/api/v1/flaky?days=abc", "/api/v1/flaky?days=0", "/api/v1/flaky?days=366", "/api/v1/pages?days=1.5",
             "/api/v1/pages?days=-3", "/api/v1/flaky?device=*", "/api/v1/flaky?page=\(String(repeating: "p", count: 5_000))",
+            // A parameter given twice is ambiguous: refused, not resolved to the first value.
+            "/api/v1/flaky?days=14&days=0", "/api/v1/pages?branch=main&branch=dev", "/api/v1/runs?cursor=a&cursor=b",
+            "/api/v1/flaky?page=LoginPage&page=CatalogPage",
         ] {
             let response = await service.send(.GET, target)
             XCTAssertEqual(response.status, .badRequest, target)
