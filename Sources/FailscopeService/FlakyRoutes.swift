@@ -15,14 +15,14 @@ struct FlakyRoutes: Sendable {
     func pages(_ request: Request) throws -> Response {
         try authorization.requireRead(request)
         let query = try Self.query(request)
-        let list = try ServiceError.wrapping { try store.flakyPages(query) }
+        let list = try ServiceError.wrapping(fromQuery: true) { try store.flakyPages(query) }
         return Handlers.json(bytes: WireJSONWriter.encode(list))
     }
 
     func flaky(_ request: Request) throws -> Response {
         try authorization.requireRead(request)
         let query = try Self.query(request)
-        let report = try ServiceError.wrapping { try store.flakyTests(query) }
+        let report = try ServiceError.wrapping(fromQuery: true) { try store.flakyTests(query) }
         return Handlers.json(bytes: WireJSONWriter.encode(report))
     }
 

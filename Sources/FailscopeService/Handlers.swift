@@ -133,7 +133,7 @@ struct Handlers: Sendable {
         }
         query.limit = try Self.integer(request, "limit", default: 50, in: 1...200)
         query.cursor = try Self.queryValue(request, "cursor")
-        let list = try ServiceError.wrapping { try store.runs(query) }
+        let list = try ServiceError.wrapping(fromQuery: true) { try store.runs(query) }
         return try Self.json(list)
     }
 
@@ -158,7 +158,7 @@ struct Handlers: Sendable {
         try authorization.requireRead(request)
         let limit = try Self.integer(request, "limit", default: 100, in: 1...500)
         let cursor = try Self.queryValue(request, "cursor")
-        let history = try ServiceError.wrapping {
+        let history = try ServiceError.wrapping(fromQuery: true) {
             try store.testHistory(try request.parameter("testId"), limit: limit, cursor: cursor)
         }
         guard let history else { throw ServiceError.notFound("The test", code: "test_not_found") }
@@ -169,7 +169,7 @@ struct Handlers: Sendable {
         try authorization.requireRead(request)
         let days = try Self.integer(request, "days", default: 14, in: 1...365)
         let (project, branch) = (try Self.queryValue(request, "project"), try Self.queryValue(request, "branch"))
-        let list = try ServiceError.wrapping { try store.pages(project: project, branch: branch, days: days) }
+        let list = try ServiceError.wrapping(fromQuery: true) { try store.pages(project: project, branch: branch, days: days) }
         return try Self.json(list)
     }
 

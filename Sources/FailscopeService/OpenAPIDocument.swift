@@ -152,9 +152,6 @@ enum OpenAPIDocument {
                   },
                   "401": {
                     "$ref": "#/components/responses/Unauthorized"
-                  },
-                  "422": {
-                    "$ref": "#/components/responses/UnprocessableContent"
                   }
                 }
               }
@@ -593,9 +590,6 @@ enum OpenAPIDocument {
                   },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
-                  },
-                  "422": {
-                    "$ref": "#/components/responses/UnprocessableContent"
                   }
                 }
               }

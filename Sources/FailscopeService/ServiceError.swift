@@ -29,12 +29,16 @@ struct ServiceError: HTTPError {
     }
 
     /// Maps the store's refusals to HTTP; anything else is rethrown (→ 500 without internals, except
-    /// SQLite busy/locked → 503 so clients retry).
-    static func wrapping<T>(_ body: () throws -> T) throws -> T {
+    /// SQLite busy/locked → 503 so clients retry). A value the store finds invalid is a 422
+    /// `validation_failed` for a request body, and a 400 `invalid_parameter` for a read
+    /// (`fromQuery`: only its query parameters can be, e.g. a malformed cursor).
+    static func wrapping<T>(fromQuery: Bool = false, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StoreError {
             switch error {
+            case .invalid(let message) where fromQuery:
+                throw invalidParameter(message)
             case .invalid(let message):
                 throw ServiceError(.unprocessableContent, code: "validation_failed", message: message)
             case .runNotFound: throw ServiceError(.notFound, code: "run_not_found", message: error.description)

@@ -43,7 +43,8 @@ final class ReadRouteTests: XCTestCase {
         let badLimit = await service.send(.GET, "/api/v1/runs?limit=100000")
         XCTAssertEqual(badLimit.status, .badRequest)
         let badCursor = await service.send(.GET, "/api/v1/runs?cursor=%27%20OR%201=1--")
-        XCTAssertEqual(badCursor.status, .unprocessableContent)
+        XCTAssertEqual(badCursor.status, .badRequest)
+        XCTAssertEqual(badCursor.errorCode, "invalid_parameter")
     }
 
     func testRunResultHistoryAndPages() async throws {
