@@ -81,54 +81,7 @@ enum FlakySummaries {
                 }
             }
         }
-        // Each key's pack with the batch's outcomes in place, before and after keeping the newest 64.
-        var packs = try outcomePacks(db, keyOrder)
-        var firstFailures = BatchJSON()
-        for key in keyOrder {
-            var pack = packs[key] ?? (newestResultID: 0, pack: OutcomePack())
-            let added = keyOutcomes[key]!
-            for entry in added {
-                if pack.pack.outcomes.first.map({ entry.ranAt >= $0.ranAt }) ?? true { pack.newestResultID = entry.resultID }
-                pack.pack.insert(
-                    OutcomePack.Outcome(
-                        ranAt: entry.ranAt, failed: isFailure(entry.status), commitKey: OutcomePack.commitKey(entry.commit)))
-            }
-            // A commit failing for the first time starts its flaky_commits row from the outcomes on it among
-            // the newest results (the batch's included).
-            var failingCommits: [String] = []
-            for entry in added where isFailure(entry.status) && !(entry.commit ?? "").isEmpty {
-                if !failingCommits.contains(entry.commit!) { failingCommits.append(entry.commit!) }
-            }
-            for commit in failingCommits {
-                let commitKey = OutcomePack.commitKey(commit)
-                var counts = (passes: 0, fails: 0, lastPass: Int64?.none, lastFail: Int64?.none)
-                for outcome in pack.pack.outcomes where outcome.commitKey == commitKey {
-                    if outcome.failed {
-                        counts.fails += 1
-                        counts.lastFail = max(counts.lastFail ?? outcome.ranAt, outcome.ranAt)
-                    } else {
-                        counts.passes += 1
-                        counts.lastPass = max(counts.lastPass ?? outcome.ranAt, outcome.ranAt)
-                    }
-                }
-                firstFailures.append([
-                    .text(key.testID), .text(key.branch), .text(key.device), .text(commit), .integer(Int64(counts.passes)),
-                    .integer(Int64(counts.fails)), counts.lastPass.map { .integer($0) } ?? .null,
-                    counts.lastFail.map { .integer($0) } ?? .null,
-                ])
-            }
-            pack.pack.trim()
-            packs[key] = pack
-        }
-        for key in keyOrder {
-            let pack = packs[key]!
-            try db.run(
-                """
-                INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes) VALUES (?1, ?2, ?3, ?4, ?5)
-                ON CONFLICT (test_id, branch, device) DO UPDATE SET newest_result_id = excluded.newest_result_id,
-                    outcomes = excluded.outcomes
-                """, [key.testID, key.branch, key.device, pack.newestResultID, SQLValue.blob(pack.pack.encoded())])
-        }
+        let firstFailures = try updateOutcomePacks(db, keyOrder, keyOutcomes)
         // Commits: rows that existed before the batch add its outcomes; a commit failing for the first time
         // gets the row counted above.
         if !rows.isEmpty {
@@ -182,6 +135,62 @@ enum FlakySummaries {
                 fails = fails + excluded.fails
             """, [dayCounts.json])
         for entry in outcomes where isFailure(entry.status) { try recordFailure(db, entry) }
+    }
+
+    /// Places the batch's outcomes (`added`, per key in stored order) in each key's pack, keeps the newest
+    /// `OutcomePack.capacity` and writes the packs back; returns the `flaky_commits` rows of commits failing in
+    /// the batch, counted over the pack before trimming (a commit's first failure starts its row from them).
+    private static func updateOutcomePacks(_ db: Database, _ keyOrder: [OutcomeKey], _ added: [OutcomeKey: [Entry]]) throws
+        -> BatchJSON
+    {
+        var packs = try outcomePacks(db, keyOrder)
+        var firstFailures = BatchJSON()
+        for key in keyOrder {
+            var pack = packs[key] ?? (newestResultID: 0, pack: OutcomePack())
+            let batchOutcomes = added[key]!
+            for entry in batchOutcomes {
+                if pack.pack.outcomes.first.map({ entry.ranAt >= $0.ranAt }) ?? true { pack.newestResultID = entry.resultID }
+                pack.pack.insert(
+                    OutcomePack.Outcome(
+                        ranAt: entry.ranAt, failed: isFailure(entry.status), commitKey: OutcomePack.commitKey(entry.commit)))
+            }
+            // A commit failing for the first time starts its flaky_commits row from the outcomes on it among
+            // the newest results (the batch's included).
+            var failingCommits: [String] = []
+            for entry in batchOutcomes where isFailure(entry.status) && !(entry.commit ?? "").isEmpty {
+                if !failingCommits.contains(entry.commit!) { failingCommits.append(entry.commit!) }
+            }
+            for commit in failingCommits {
+                let commitKey = OutcomePack.commitKey(commit)
+                var counts = (passes: 0, fails: 0, lastPass: Int64?.none, lastFail: Int64?.none)
+                for outcome in pack.pack.outcomes where outcome.commitKey == commitKey {
+                    if outcome.failed {
+                        counts.fails += 1
+                        counts.lastFail = max(counts.lastFail ?? outcome.ranAt, outcome.ranAt)
+                    } else {
+                        counts.passes += 1
+                        counts.lastPass = max(counts.lastPass ?? outcome.ranAt, outcome.ranAt)
+                    }
+                }
+                firstFailures.append([
+                    .text(key.testID), .text(key.branch), .text(key.device), .text(commit), .integer(Int64(counts.passes)),
+                    .integer(Int64(counts.fails)), counts.lastPass.map { .integer($0) } ?? .null,
+                    counts.lastFail.map { .integer($0) } ?? .null,
+                ])
+            }
+            pack.pack.trim()
+            packs[key] = pack
+        }
+        for key in keyOrder {
+            let pack = packs[key]!
+            try db.run(
+                """
+                INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (test_id, branch, device) DO UPDATE SET newest_result_id = excluded.newest_result_id,
+                    outcomes = excluded.outcomes
+                """, [key.testID, key.branch, key.device, pack.newestResultID, SQLValue.blob(pack.pack.encoded())])
+        }
+        return firstFailures
     }
 
     /// A `flaky_outcomes` key.
