@@ -44,7 +44,7 @@ extension FailscopeStore {
             values.append(status.rawValue)
         }
         if let cursor = query.cursor {
-            let position = try Cursor.decode(cursor)
+            let position = try Cursor.decode(cursor, list: .runs)
             conditions.append("(started_at < ? OR (started_at = ? AND id < ?))")
             values += [position.time, position.time, position.key]
         }
@@ -57,7 +57,7 @@ extension FailscopeStore {
         if summaries.count > query.limit {
             summaries.removeLast()
             let last = summaries[summaries.count - 1]
-            next = Cursor(time: Timestamp.milliseconds(last.run.startedAt), key: last.run.id).encoded
+            next = Cursor(list: .runs, time: Timestamp.milliseconds(last.run.startedAt), key: last.run.id).encoded
         }
         return RunList(runs: summaries, nextCursor: next)
     }
@@ -168,7 +168,7 @@ extension FailscopeStore {
     public func testHistory(_ testID: String, limit: Int = 100, cursor: String? = nil) throws -> TestHistory? {
         guard TestIdentity.isValidID(testID) else { return nil }
         guard (1...500).contains(limit) else { throw StoreError.invalid("limit must be 1...500") }
-        let position = try cursor.map(Cursor.decode)
+        let position = try cursor.map { cursor throws(StoreError) in try Cursor.decode(cursor, list: .history) }
         return try pool.read { db -> TestHistory? in
             guard
                 let test = try db.queryFirst(
@@ -181,7 +181,7 @@ extension FailscopeStore {
             else { return nil }
             var values: [any SQLBindable] = [testID]
             var cursorCondition = ""
-            if let position, let id = Int64(position.key) {
+            if let position, let id = Int64(position.key) {  // decode checked the key
                 cursorCondition = "AND (r.ran_at < ? OR (r.ran_at = ? AND r.id < ?))"
                 values += [position.time, position.time, id]
             }
@@ -201,7 +201,7 @@ extension FailscopeStore {
             if entries.count > limit {
                 entries.removeLast()
                 let last = entries[entries.count - 1]
-                next = Cursor(time: Timestamp.milliseconds(last.ranAt), key: String(last.result.id)).encoded
+                next = Cursor(list: .history, time: Timestamp.milliseconds(last.ranAt), key: String(last.result.id)).encoded
             }
             return TestHistory(test: test, entries: entries, nextCursor: next)
         }
@@ -354,25 +354,44 @@ extension ResultCounts {
     }
 }
 
-/// An opaque pagination position: a time in milliseconds and a tie-breaking key, base64url of
-/// `"<ms>:<key>"`.
+/// An opaque pagination position of one list: a time in milliseconds and a tie-breaking key, base64url
+/// of `"<list>:<ms>:<key>"` (list `r`: runs, keyed by run id; `h`: a test's history, keyed by result id).
+/// A cursor is accepted only by the list that issued it, in the exact form it was issued.
 struct Cursor: Sendable, Hashable {
+    enum List: String, Sendable {
+        case runs = "r"
+        case history = "h"
+    }
+
+    var list: List
     var time: Int64
     var key: String
 
     var encoded: String {
-        Data("\(time):\(key)".utf8).base64EncodedString()
+        Data("\(list.rawValue):\(time):\(key)".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func decode(_ text: String) throws(StoreError) -> Cursor {
+    /// - Throws: `StoreError.invalid` unless `text` is a cursor of `list` as `encoded` writes it.
+    static func decode(_ text: String, list: List) throws(StoreError) -> Cursor {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let invalid = StoreError.invalid("cursor is not a cursor this list returned")
         guard text.utf8.count <= 200, let data = Data(base64Encoded: base64),
-            let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":"),
-            let time = Int64(decoded[..<colon])
-        else { throw .invalid("cursor is not a cursor this service returned") }
-        return Cursor(time: time, key: String(decoded[decoded.index(after: colon)...]))
+            let decoded = String(data: data, encoding: .utf8)
+        else { throw invalid }
+        let parts = decoded.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == list.rawValue, let time = Int64(parts[1]), time >= 0,
+            String(time) == parts[1]
+        else { throw invalid }
+        let key = String(parts[2])
+        switch list {
+        case .runs: guard Run.isValidID(key) else { throw invalid }
+        case .history: guard let id = Int64(key), id > 0, String(id) == key else { throw invalid }
+        }
+        let cursor = Cursor(list: list, time: time, key: key)
+        guard cursor.encoded == text else { throw invalid }
+        return cursor
     }
 }

@@ -45,6 +45,31 @@ final class ReadRouteTests: XCTestCase {
         let badCursor = await service.send(.GET, "/api/v1/runs?cursor=%27%20OR%201=1--")
         XCTAssertEqual(badCursor.status, .badRequest)
         XCTAssertEqual(badCursor.errorCode, "invalid_parameter")
+        // A cursor is accepted only by the list that returned it, exactly as returned: not another list's,
+        // not a forged one of the right shape.
+        func base64URL(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        }
+        let detail = try await service.send(.GET, "/api/v1/runs/run-2").decode(RunDetail.self)
+        let failing = try XCTUnwrap(detail.pages.first?.callSites.first?.results.first)
+        let historyPage = try await service.send(.GET, "/api/v1/tests/\(failing.testId)/history?limit=1")
+            .decode(TestHistory.self)
+        let historyCursor = try XCTUnwrap(historyPage.nextCursor)
+        let secondPage = await service.send(
+            .GET, "/api/v1/tests/\(failing.testId)/history?limit=1&cursor=\(historyCursor)")
+        XCTAssertEqual(try secondPage.decode(TestHistory.self).entries.count, 1)
+        for target in [
+            "/api/v1/runs?cursor=\(historyCursor)", "/api/v1/tests/\(failing.testId)/history?cursor=\(cursor)",
+            "/api/v1/runs?cursor=\(base64URL("r:-1:run-1"))", "/api/v1/runs?cursor=\(base64URL("r:+17:run-1"))",
+            "/api/v1/runs?cursor=\(base64URL("r:17:no/such id"))", "/api/v1/runs?cursor=\(base64URL("17:run-1"))",
+            "/api/v1/tests/\(failing.testId)/history?cursor=\(base64URL("h:17:abc"))",
+            "/api/v1/tests/\(failing.testId)/history?cursor=\(base64URL("h:17:0593"))", "/api/v1/runs?cursor=\(cursor)=",
+        ] {
+            let response = await service.send(.GET, target)
+            XCTAssertEqual(response.status, .badRequest, target)
+            XCTAssertEqual(response.errorCode, "invalid_parameter", target)
+        }
     }
 
     func testRunResultHistoryAndPages() async throws {
