@@ -104,10 +104,20 @@ final class ReportUploaderTests: XCTestCase {
         try Data("<testsuite/>".utf8).write(to: URL(fileURLWithPath: b))
         let digestA = try ReportDigest.contentDigest(ofFileAt: a)
         XCTAssertEqual(digestA, try ReportDigest.contentDigest(ofFileAt: b), "same bytes, same digest")
-        let id = ReportDigest.runID(project: "Shop", contentDigests: [digestA])
+        let id = ReportDigest.runID(ImportOptions(project: "Shop"), contentDigests: [digestA])
         XCTAssertTrue(Run.isValidID(id))
-        XCTAssertEqual(id, ReportDigest.runID(project: "Shop", contentDigests: [digestA]))
-        XCTAssertNotEqual(id, ReportDigest.runID(project: "Other", contentDigests: [digestA]))
+        // Without options: the id of earlier versions (project and bytes), so their runs are found again.
+        let legacy = "import-" + SHA256.hex(of: Data("Shop\u{0}\(digestA)".utf8)).prefix(40)
+        XCTAssertEqual(id, legacy)
+        XCTAssertNotEqual(id, ReportDigest.runID(ImportOptions(project: "Other"), contentDigests: [digestA]))
+        // The same bytes for another branch, commit or device are another run; the same options, the same run.
+        let main = ReportDigest.runID(ImportOptions(project: "Shop", branch: "main", commit: "c1"), contentDigests: [digestA])
+        XCTAssertEqual(main, ReportDigest.runID(ImportOptions(project: "Shop", branch: "main", commit: "c1"), contentDigests: [digestA]))
+        let others = [
+            ImportOptions(project: "Shop", branch: "dev", commit: "c1"), ImportOptions(project: "Shop", branch: "main", commit: "c2"),
+            ImportOptions(project: "Shop", branch: "main", commit: "c1", device: "iPad"), ImportOptions(project: "Shop", commit: "c1"),
+        ]
+        XCTAssertEqual(Set(others.map { ReportDigest.runID($0, contentDigests: [digestA]) } + [main, id]).count, others.count + 2)
     }
 
     func testFilesFoldersAndGlobsExpand() throws {

@@ -29,7 +29,8 @@ enum ImportCommand: Command {
           --token <token>    An upload token. (env FAILSCOPE_TOKEN)
           --run-id <id>      Import every file into this one run (1-64 of A-Z a-z 0-9 . _ -), e.g. SwiftPM's
                              xunit.xml with its xunit-swift-testing.xml. (default: one run per file, its id
-                             derived from the project and the file's bytes, so importing again changes nothing)
+                             derived from the project, --branch, --commit, --device and the file's bytes, so
+                             importing the same file with the same options again changes nothing)
           --dry-run          Parse and print per file: tests, failures, skipped, flaky, warnings. Upload nothing.
 
           Exit status: 0 all imported, 2 some files failed, 1 nothing imported, 64 usage error.
@@ -108,7 +109,7 @@ enum ImportCommand: Command {
                 }
                 do {
                     let id = ReportDigest.runID(
-                        project: project, contentDigests: [try ReportDigest.contentDigest(ofFileAt: file)])
+                        options, contentDigests: [try ReportDigest.contentDigest(ofFileAt: file)])
                     if await upload([report], files: [file], as: id, options, uploader!) {
                         imported += 1
                     } else {
