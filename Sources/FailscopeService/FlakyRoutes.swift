@@ -22,6 +22,9 @@ struct FlakyRoutes: Sendable {
     func flaky(_ request: Request) throws -> Response {
         try authorization.requireRead(request)
         let query = try Self.query(request)
+        if query.suite != nil && query.page != FlakyReport.noPage {
+            throw ServiceError.invalidParameter("suite applies only with page=\(FlakyReport.noPage).")
+        }
         let report = try ServiceError.wrapping(fromQuery: true) { try store.flakyTests(query) }
         return Handlers.json(bytes: WireJSONWriter.encode(report))
     }

@@ -123,8 +123,8 @@ struct Handlers: Sendable {
     func listRuns(_ request: Request) throws -> Response {
         try authorization.requireRead(request)
         var query = FailscopeStore.RunQuery()
-        query.project = try Self.queryValue(request, "project")
-        query.branch = try Self.queryValue(request, "branch")
+        query.project = try Self.filterValue(request, "project")
+        query.branch = try Self.filterValue(request, "branch")
         if let status = try Self.queryValue(request, "status") {
             guard let parsed = RunStatus(rawValue: status) else {
                 throw ServiceError.invalidParameter("status must be one of incomplete, passed, failed.")
@@ -168,7 +168,7 @@ struct Handlers: Sendable {
     func pages(_ request: Request) throws -> Response {
         try authorization.requireRead(request)
         let days = try Self.integer(request, "days", default: 14, in: 1...365)
-        let (project, branch) = (try Self.queryValue(request, "project"), try Self.queryValue(request, "branch"))
+        let (project, branch) = (try Self.filterValue(request, "project"), try Self.filterValue(request, "branch"))
         let list = try ServiceError.wrapping(fromQuery: true) { try store.pages(project: project, branch: branch, days: days) }
         return try Self.json(list)
     }
@@ -195,6 +195,12 @@ struct Handlers: Sendable {
         let values = request.query.values(for: name)
         guard values.count <= 1 else { throw ServiceError.invalidParameter("\(name) is given more than once.") }
         return values.first
+    }
+
+    /// A filter parameter: `nil` when absent or empty (`project=` means no project filter, as on every list).
+    static func filterValue(_ request: Request, _ name: String) throws -> String? {
+        guard let value = try queryValue(request, name), !value.isEmpty else { return nil }
+        return value
     }
 
     static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws

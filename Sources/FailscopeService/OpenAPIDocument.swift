@@ -677,7 +677,7 @@ enum OpenAPIDocument {
                     "schema": {
                       "type": "string"
                     },
-                    "description": "With page=(no page): only this suite."
+                    "description": "With page=(no page): only this suite (with any other page, or none, a 400)."
                   },
                   {
                     "$ref": "#/components/parameters/project"

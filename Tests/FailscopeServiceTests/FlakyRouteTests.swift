@@ -100,6 +100,8 @@ final class FlakyRouteTests: XCTestCase {
             // A parameter given twice is ambiguous: refused, not resolved to the first value.
             "/api/v1/flaky?days=14&days=0", "/api/v1/pages?branch=main&branch=dev", "/api/v1/runs?cursor=a&cursor=b",
             "/api/v1/flaky?page=LoginPage&page=CatalogPage",
+            // A suite narrows only the "(no page)" results: with another page or none it is refused, not ignored.
+            "/api/v1/flaky?suite=LoginTests", "/api/v1/flaky?page=LoginPage&suite=LoginTests",
         ] {
             let response = await service.send(.GET, target)
             XCTAssertEqual(response.status, .badRequest, target)

@@ -33,6 +33,9 @@ final class ReadRouteTests: XCTestCase {
         let cursor = try XCTUnwrap(page.nextCursor)
         let next = try await service.send(.GET, "/api/v1/runs?limit=2&cursor=\(cursor)").decode(RunList.self)
         XCTAssertEqual(next.runs.map(\.run.id), ["run-0"])
+        // An empty filter is no filter, as on every list.
+        let unfiltered = try await service.send(.GET, "/api/v1/runs?project=&branch=").decode(RunList.self)
+        XCTAssertEqual(unfiltered.runs.map(\.run.id), ["run-2", "run-1", "run-0"])
         let main = try await service.send(.GET, "/api/v1/runs?project=Shop&branch=main").decode(RunList.self)
         XCTAssertEqual(main.runs.map(\.run.id), ["run-2", "run-0"])
         XCTAssertEqual(main.runs[0].counts.total, 2)
