@@ -31,6 +31,8 @@ struct Arguments {
     private var words: [String] = []
     private var positionalRead = false
     private var consumed: Set<String> = []
+    /// Options read with `options(_:)`: they may be given more than once.
+    private var repeatable: Set<String> = []
 
     /// The words that are not options (files, for `import`); reading them accepts them.
     var positional: [String] {
@@ -79,6 +81,7 @@ struct Arguments {
     /// Every value given for a repeatable `--name`.
     mutating func options(_ name: String) -> [String] {
         consumed.insert(name)
+        repeatable.insert(name)
         return options[name] ?? []
     }
 
@@ -99,11 +102,14 @@ struct Arguments {
         return flags.contains(name)
     }
 
-    /// Throws when an option was given that the command never asked for, or an argument that a
-    /// command without arguments would silently ignore (`gc --keep-days 30 /srv/data`).
+    /// Throws when an option was given that the command never asked for, a single-valued option was given
+    /// more than once (`--page a --page b`: which one was meant?), or an argument that a command without
+    /// arguments would silently ignore (`gc --keep-days 30 /srv/data`).
     func checkAllConsumed() throws(UsageError) {
         let unknown = Set(options.keys).union(flags).subtracting(consumed).sorted()
         if let first = unknown.first { throw UsageError("unknown option '--\(first)'") }
+        let repeated = options.filter { $0.value.count > 1 && !repeatable.contains($0.key) }.keys.sorted()
+        if let first = repeated.first { throw UsageError("--\(first) is given more than once") }
         if !positionalRead, let first = words.first { throw UsageError("unexpected argument '\(first)'") }
     }
 

@@ -120,6 +120,11 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(result.status, 64, "\(command): \(result.error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: data.path))
+        // A single-valued option given twice is ambiguous, as a repeated API parameter is.
+        let twice = try run(["gc", "--keep-days", "5", "--keep-days", "30", "--data", data.path])
+        XCTAssertEqual(twice.status, 64)
+        XCTAssertTrue(twice.error.hasPrefix("Error: --keep-days is given more than once"), twice.error)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: data.path))
 
         let file = folder.appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: file)
