@@ -248,16 +248,13 @@ final class Dispatcher: Sendable {
                 ? MHD_create_response_from_fd_at_offset64(UInt64(file.length), descriptor, UInt64(file.offset)) : nil
             if native == nil, descriptor >= 0 { close(descriptor) }
         case .shared(let bytes):
-            native = makeNativeResponse(bytes, headers: [:], headerFilter: { _ in false })
+            native = makeNativeResponse(bytes)
         case .prepared(let prepared):
-            native = makeNativeResponse(prepared.body, headers: [:], headerFilter: { _ in false })
+            native = makeNativeResponse(prepared.body)
         }
         guard let native else { return MHD_Result.NO }
         defer { MHD_destroy_response(native) }
-        for (name, value) in response.headers where handlerSetsField(name) {
-            // withCString keeps short (inline) strings on the stack; the implicit conversion allocated for them.
-            _ = name.withCString { name in value.withCString { MHD_add_response_header(native, name, $0) } }
-        }
+        addHeaders(response.headers, to: native)
         if draining { _ = MHD_add_response_header(native, "Connection", "close") }
         return MHD_queue_response(connection, UInt32(response.status.code), native)
     }

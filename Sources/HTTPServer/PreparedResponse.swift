@@ -30,9 +30,8 @@ public final class PreparedResponse: Sendable {
     func nativeResponse() -> OpaquePointer? {
         let address = native.withLock { native -> UInt? in
             if let native { return UInt(bitPattern: native) }
-            guard let made = makeNativeResponse(body, headers: headers, headerFilter: handlerSetsField) else {
-                return nil
-            }
+            guard let made = makeNativeResponse(body) else { return nil }
+            addHeaders(headers, to: made)
             native = UnsafeMutableRawPointer(made)
             return UInt(bitPattern: native)
         }
@@ -40,9 +39,8 @@ public final class PreparedResponse: Sendable {
     }
 }
 
-/// A libmicrohttpd response over `bytes` (not copied; released when libmicrohttpd frees the response) with the
-/// header fields `headerFilter` accepts.
-func makeNativeResponse(_ bytes: SharedBytes, headers: HTTPHeaders, headerFilter: (String) -> Bool) -> OpaquePointer? {
+/// A libmicrohttpd response over `bytes` (not copied; released when libmicrohttpd frees the response).
+func makeNativeResponse(_ bytes: SharedBytes) -> OpaquePointer? {
     let retained = Unmanaged.passRetained(bytes)
     guard
         let native = MHD_create_response_from_buffer_with_free_callback_cls(
@@ -51,11 +49,16 @@ func makeNativeResponse(_ bytes: SharedBytes, headers: HTTPHeaders, headerFilter
         retained.release()
         return nil
     }
-    for (name, value) in headers where headerFilter(name) {
+    return native
+}
+
+/// Adds the header fields of `headers` that a handler may set (``handlerSetsField(_:)``) to a libmicrohttpd
+/// response.
+func addHeaders(_ headers: HTTPHeaders, to native: OpaquePointer) {
+    for (name, value) in headers where handlerSetsField(name) {
         // withCString keeps short (inline) strings on the stack; the implicit conversion allocated for them.
         _ = name.withCString { name in value.withCString { MHD_add_response_header(native, name, $0) } }
     }
-    return native
 }
 
 /// Whether a header field from a handler is sent as is: `Content-Length`, `Transfer-Encoding` and `Date` are the

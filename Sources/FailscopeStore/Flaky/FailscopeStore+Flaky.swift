@@ -41,40 +41,35 @@ extension FailscopeStore {
     /// - Throws: `StoreError.invalid` for days outside 1...365 or a policy out of range, `SQLiteError`.
     public func flakyTests(_ query: FlakyQuery) throws -> FlakyReport {
         let window = try FlakyWindow(query)
-        return try pool.read { db in
-            try Self.enlargeCache(db)
-            return try Self.flakyTests(db, window)
-        }
+        return try pool.read { db in try Self.flakyTests(db, window) }
     }
 
     static func flakyTests(_ db: Database, _ window: FlakyWindow) throws -> FlakyReport {
         let query = window.query
-        do {
-            let analysis = FlakyAnalysis(db: db, window: window)
-            var flaky: [FlakyTest] = []
-            var broken: [BrokenTest] = []
-            let candidates = try analysis.candidates()
-            let verdicts = try analysis.evaluate(candidates.map { ($0.testID, $0.branch) })
-            for (candidate, evaluated) in zip(candidates, verdicts) {
-                switch evaluated.classification.verdict {
-                case .flaky(let reasons):
-                    flaky.append(try analysis.flakyTest(candidate, evaluated, reasons: reasons))
-                case .broken(let commit, let failCount):
-                    broken.append(try analysis.brokenTest(candidate, evaluated, commit: commit, failCount: failCount))
-                case .recovered, .stable:
-                    break
-                }
+        let analysis = FlakyAnalysis(db: db, window: window)
+        var flaky: [FlakyTest] = []
+        var broken: [BrokenTest] = []
+        let candidates = try analysis.candidates()
+        let verdicts = try analysis.evaluate(candidates.map { ($0.testID, $0.branch) })
+        for (candidate, evaluated) in zip(candidates, verdicts) {
+            switch evaluated.classification.verdict {
+            case .flaky(let reasons):
+                flaky.append(try analysis.flakyTest(candidate, evaluated, reasons: reasons))
+            case .broken(let commit, let failCount):
+                broken.append(try analysis.brokenTest(candidate, evaluated, commit: commit, failCount: failCount))
+            case .recovered, .stable:
+                break
             }
-            flaky.sort {
-                ($1.failCount, $0.suite, $0.name, $0.arguments ?? "", $0.branch)
-                    < ($0.failCount, $1.suite, $1.name, $1.arguments ?? "", $1.branch)
-            }
-            broken.sort { ($0.suite, $0.name, $0.arguments ?? "", $0.branch) < ($1.suite, $1.name, $1.arguments ?? "", $1.branch) }
-            return FlakyReport(
-                since: Timestamp.date(window.since), days: query.days, project: query.project, branch: query.branch,
-                device: query.device, page: query.page, suite: query.suite, policy: query.policy, flaky: flaky,
-                broken: broken)
         }
+        flaky.sort {
+            ($1.failCount, $0.suite, $0.name, $0.arguments ?? "", $0.branch)
+                < ($0.failCount, $1.suite, $1.name, $1.arguments ?? "", $1.branch)
+        }
+        broken.sort { ($0.suite, $0.name, $0.arguments ?? "", $0.branch) < ($1.suite, $1.name, $1.arguments ?? "", $1.branch) }
+        return FlakyReport(
+            since: Timestamp.date(window.since), days: query.days, project: query.project, branch: query.branch,
+            device: query.device, page: query.page, suite: query.suite, policy: query.policy, flaky: flaky,
+            broken: broken)
     }
 
     /// Pages of the window ranked by flaky failures, then failures, then name, with `PageSummary`'s
@@ -87,99 +82,88 @@ extension FailscopeStore {
         query.page = nil
         query.suite = nil
         let window = try FlakyWindow(query)
-        return try pool.read { db in
-            try Self.enlargeCache(db)
-            return try Self.flakyPages(db, window)
-        }
+        return try pool.read { db in try Self.flakyPages(db, window) }
     }
 
     static func flakyPages(_ db: Database, _ window: FlakyWindow) throws -> FlakyPageList {
         let query = window.query
-        do {
-            let analysis = FlakyAnalysis(db: db, window: window)
-            var pages: [PageKey: PageTally] = [:]
-            var conditions = ["day >= ?"]
-            var values: [any SQLBindable] = [window.sinceDay]
-            if let project = query.project {
-                conditions.append("project = ?")
-                values.append(project)
-            }
-            if let branch = query.branch {
-                conditions.append("branch = ?")
-                values.append(branch)
-            }
-            try db.withStatement(
-                """
-                SELECT page, suite, sum(results), sum(fails), max(last_fail_at) FROM page_days
-                WHERE \(conditions.joined(separator: " AND ")) GROUP BY page, suite
-                """, values
-            ) { row in
-                while try row.step() {
-                    let key = PageKey(page: row.string(0), suite: row.string(1))
-                    pages[key, default: PageTally()].resultCount += row.int(2)
-                    pages[key, default: PageTally()].failureCount += row.int(3)
-                    pages[key, default: PageTally()].lastFailureAt = row.isNull(4) ? nil : row.int64(4)
-                }
-            }
-            // The window's device-summed page rows (one per test, branch and page), each with its failures in
-            // the window and per device (cumulative now minus before the window), aggregated here.
-            let (filter, filterValues) = analysis.windowPageRowFilter(device: FlakySummaries.allDevices)
-            let rows = try db.query(
-                "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) WHERE \(filter) ORDER BY tp.test_id, tp.branch",
-                [window.sinceDay] + filterValues
-            , row: FlakyAnalysis.pageRow)
-            var failingTests: [PageKey: Set<String>] = [:]
-            for row in rows { failingTests[row.pageKey, default: []].insert(row.testID) }
-            for (key, tests) in failingTests { pages[key, default: PageTally()].failingTestCount = tests.count }
-            let candidates = analysis.group(rows)
-            let verdicts = try analysis.evaluate(candidates.map { ($0.testID, $0.branch) })
-            var flakyRows: [FlakyAnalysis.PageRow] = []
-            for (candidate, evaluated) in zip(candidates, verdicts) where evaluated.classification.isFlaky {
-                flakyRows += candidate.rows
-            }
-            if let device = window.device, !flakyRows.isEmpty {
-                // The filter's device rows of the flaky pairs.
-                let flakyPairs = Set(flakyRows.map { $0.testID + "\u{1F}" + $0.branch })
-                let (deviceFilter, deviceValues) = analysis.windowPageRowFilter(device: device)
-                flakyRows = try db.query(
-                    "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) WHERE \(deviceFilter)",
-                    [window.sinceDay] + deviceValues
-                , row: FlakyAnalysis.pageRow)
-                .filter { flakyPairs.contains($0.testID + "\u{1F}" + $0.branch) }
-            }
-            var flakyTests: [PageKey: Set<String>] = [:]
-            for row in flakyRows {
-                flakyTests[row.pageKey, default: []].insert(row.testID)
-                var tally = pages[row.pageKey, default: PageTally()]
-                tally.lastFlakyFailureAt = max(tally.lastFlakyFailureAt ?? row.lastFailAt, row.lastFailAt)
-                for (device, count) in row.windowDevices() {
-                    tally.flakyFailureCount += count
-                    tally.devices[device, default: 0] += count
-                }
-                pages[row.pageKey] = tally
-            }
-            for (key, tests) in flakyTests { pages[key, default: PageTally()].flakyTestCount = tests.count }
-            let summaries = pages.map { key, tally in
-                FlakyPageSummary(
-                    page: key.page.isEmpty ? FlakyReport.noPage : key.page, suite: key.page.isEmpty ? key.suite : nil,
-                    resultCount: tally.resultCount, failureCount: tally.failureCount,
-                    failingTestCount: tally.failingTestCount, lastFailureAt: tally.lastFailureAt.map(Timestamp.date),
-                    flakyTestCount: tally.flakyTestCount, flakyFailureCount: tally.flakyFailureCount,
-                    lastFlakyFailureAt: tally.lastFlakyFailureAt.map(Timestamp.date),
-                    devices: Self.deviceCounts(tally.devices))
-            }
-            .sorted {
-                ($1.flakyFailureCount, $1.failureCount, $0.page, $0.suite ?? "")
-                    < ($0.flakyFailureCount, $0.failureCount, $1.page, $1.suite ?? "")
-            }
-            return FlakyPageList(since: Timestamp.date(window.since), pages: summaries)
+        let analysis = FlakyAnalysis(db: db, window: window)
+        var pages: [PageKey: PageTally] = [:]
+        var conditions = ["day >= ?"]
+        var values: [any SQLBindable] = [window.sinceDay]
+        if let project = query.project {
+            conditions.append("project = ?")
+            values.append(project)
         }
-    }
-
-    /// Gives the reader a 32 MiB page cache (SQLite's default is 2 MiB): the summary pages a flaky
-    /// query touches then stay in the process instead of being read again from the OS on every query.
-    static func enlargeCache(_ db: Database) throws {
-        try db.execute("PRAGMA cache_size = -32768")
+        if let branch = query.branch {
+            conditions.append("branch = ?")
+            values.append(branch)
+        }
+        try db.withStatement(
+            """
+            SELECT page, suite, sum(results), sum(fails), max(last_fail_at) FROM page_days
+            WHERE \(conditions.joined(separator: " AND ")) GROUP BY page, suite
+            """, values
+        ) { row in
+            while try row.step() {
+                let key = PageKey(page: row.string(0), suite: row.string(1))
+                pages[key, default: PageTally()].resultCount += row.int(2)
+                pages[key, default: PageTally()].failureCount += row.int(3)
+                pages[key, default: PageTally()].lastFailureAt = row.isNull(4) ? nil : row.int64(4)
+            }
+        }
+        // The window's device-summed page rows (one per test, branch and page), each with its failures in
+        // the window and per device (cumulative now minus before the window), aggregated here.
+        let (filter, filterValues) = analysis.windowPageRowFilter(device: FlakySummaries.allDevices)
+        let rows = try db.query(
+            "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) WHERE \(filter) ORDER BY tp.test_id, tp.branch",
+            [window.sinceDay] + filterValues
+        , row: FlakyAnalysis.pageRow)
+        var failingTests: [PageKey: Set<String>] = [:]
+        for row in rows { failingTests[row.pageKey, default: []].insert(row.testID) }
+        for (key, tests) in failingTests { pages[key, default: PageTally()].failingTestCount = tests.count }
+        let candidates = analysis.group(rows)
+        let verdicts = try analysis.evaluate(candidates.map { ($0.testID, $0.branch) })
+        var flakyRows: [FlakyAnalysis.PageRow] = []
+        for (candidate, evaluated) in zip(candidates, verdicts) where evaluated.classification.isFlaky {
+            flakyRows += candidate.rows
+        }
+        if let device = window.device, !flakyRows.isEmpty {
+            // The filter's device rows of the flaky pairs.
+            let flakyPairs = Set(flakyRows.map { $0.testID + "\u{1F}" + $0.branch })
+            let (deviceFilter, deviceValues) = analysis.windowPageRowFilter(device: device)
+            flakyRows = try db.query(
+                "\(FlakyAnalysis.pageRowSelect(withFirstFailure: false)) WHERE \(deviceFilter)",
+                [window.sinceDay] + deviceValues
+            , row: FlakyAnalysis.pageRow)
+            .filter { flakyPairs.contains($0.testID + "\u{1F}" + $0.branch) }
+        }
+        var flakyTests: [PageKey: Set<String>] = [:]
+        for row in flakyRows {
+            flakyTests[row.pageKey, default: []].insert(row.testID)
+            var tally = pages[row.pageKey, default: PageTally()]
+            tally.lastFlakyFailureAt = max(tally.lastFlakyFailureAt ?? row.lastFailAt, row.lastFailAt)
+            for (device, count) in row.deviceFailures {
+                tally.flakyFailureCount += count
+                tally.devices[device, default: 0] += count
+            }
+            pages[row.pageKey] = tally
+        }
+        for (key, tests) in flakyTests { pages[key, default: PageTally()].flakyTestCount = tests.count }
+        let summaries = pages.map { key, tally in
+            FlakyPageSummary(
+                page: key.page.isEmpty ? FlakyReport.noPage : key.page, suite: key.page.isEmpty ? key.suite : nil,
+                resultCount: tally.resultCount, failureCount: tally.failureCount,
+                failingTestCount: tally.failingTestCount, lastFailureAt: tally.lastFailureAt.map(Timestamp.date),
+                flakyTestCount: tally.flakyTestCount, flakyFailureCount: tally.flakyFailureCount,
+                lastFlakyFailureAt: tally.lastFlakyFailureAt.map(Timestamp.date),
+                devices: Self.deviceCounts(tally.devices))
+        }
+        .sorted {
+            ($1.flakyFailureCount, $1.failureCount, $0.page, $0.suite ?? "")
+                < ($0.flakyFailureCount, $0.failureCount, $1.page, $1.suite ?? "")
+        }
+        return FlakyPageList(since: Timestamp.date(window.since), pages: summaries)
     }
 
     static func deviceCounts(_ counts: [String: Int]) -> [DeviceCount] {

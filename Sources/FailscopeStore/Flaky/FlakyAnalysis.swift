@@ -31,9 +31,6 @@ struct FlakyAnalysis {
         var deviceFailures: [(device: String, count: Int)] = []
 
         var pageKey: PageKey { PageKey(page: page, suite: page.isEmpty ? suite : "") }
-
-        /// Failures in the window per device (devices without one left out).
-        func windowDevices() -> [(device: String, count: Int)] { deviceFailures }
     }
 
     /// The differences `now - before` of two `devices` columns (cumulative failures per device), the
@@ -72,10 +69,14 @@ struct FlakyAnalysis {
     /// it), sorted by device (byte order, as SQLite sorts); `[]` for `nil`. Parsed by hand (the page list
     /// reads hundreds of them per query); anything else is left to `JSONSerialization`.
     static func deviceCounts(_ json: String?) -> [(device: String, count: Int)] {
-        guard let json else { return [] }
-        var parser = DeviceCountsParser(json)
+        guard var json else { return [] }
+        let parsed = json.withUTF8 { bytes in
+            DeviceCountsParser.entries(bytes).map { entries in
+                entries.map { (String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.key]), as: UTF8.self), $0.value) }
+            }
+        }
         let counts: [(device: String, count: Int)]
-        if let parsed = parser.parse() {
+        if let parsed {
             counts = parsed
         } else if let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
             counts = object.compactMap { key, value in (value as? NSNumber).map { (key, $0.intValue) } }
@@ -363,7 +364,7 @@ struct FlakyAnalysis {
             pages[row.pageKey] = (
                 (previous?.count ?? 0) + row.windowFailures, max(previous?.last ?? row.lastFailAt, row.lastFailAt)
             )
-            for (device, count) in row.windowDevices() { devices[device, default: 0] += count }
+            for (device, count) in row.deviceFailures { devices[device, default: 0] += count }
             if let firstAt = row.windowFirstFailAt { first = min(first ?? firstAt, firstAt) }
             last = max(last ?? row.lastFailAt, row.lastFailAt)
             if askedPage == nil || askedPage == row.page, row.lastFailAt > (newest?.lastFailAt ?? Int64.min) {
@@ -414,9 +415,9 @@ struct FlakyAnalysis {
     }
 }
 
-/// Reads `{"name":123,...}` as `json_group_object` writes it (string keys with JSON escapes, integer
-/// values, no white space); `nil` for anything else.
-private struct DeviceCountsParser {
+/// Reads `{"name":123,...}` as `json_group_object` writes it (string keys without JSON escapes, integer
+/// values, no white space); `nil` for anything else (the callers fall back to `JSONSerialization`).
+private enum DeviceCountsParser {
     /// The keys (byte ranges of `bytes`, without quotes) and values of an object whose keys have no
     /// escapes; `nil` otherwise.
     static func entries(_ bytes: UnsafeBufferPointer<UInt8>) -> [(key: Range<Int>, value: Int)]? {
@@ -451,51 +452,5 @@ private struct DeviceCountsParser {
             entries.append((key, negative ? -value : value))
         } while take(UInt8(ascii: ","))
         return take(UInt8(ascii: "}")) && index == bytes.count ? entries : nil
-    }
-
-    private let bytes: [UInt8]
-    private var index = 0
-
-    init(_ json: String) { bytes = Array(json.utf8) }
-
-    mutating func parse() -> [(device: String, count: Int)]? {
-        var counts: [(device: String, count: Int)] = []
-        guard take(UInt8(ascii: "{")) else { return nil }
-        if take(UInt8(ascii: "}")) { return index == bytes.count ? counts : nil }
-        repeat {
-            guard let key = string(), take(UInt8(ascii: ":")), let value = integer() else { return nil }
-            counts.append((key, value))
-        } while take(UInt8(ascii: ","))
-        return take(UInt8(ascii: "}")) && index == bytes.count ? counts : nil
-    }
-
-    private mutating func take(_ byte: UInt8) -> Bool {
-        guard index < bytes.count, bytes[index] == byte else { return false }
-        index += 1
-        return true
-    }
-
-    private mutating func integer() -> Int? {
-        let negative = take(UInt8(ascii: "-"))
-        var value = 0
-        let start = index
-        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"), index - start < 18 {
-            value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
-            index += 1
-        }
-        return index > start ? (negative ? -value : value) : nil
-    }
-
-    /// A string without escapes; an escaped one is left to JSONSerialization (`nil`).
-    private mutating func string() -> String? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
-        let start = index
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-            if bytes[index] == UInt8(ascii: "\\") { return nil }
-            index += 1
-        }
-        guard index < bytes.count else { return nil }
-        index += 1
-        return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
     }
 }
