@@ -1,7 +1,7 @@
 import FailscopeStore
 import Foundation
 
-/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003, 0005 and 0007 redefine them) from the
+/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003, 0005, 0007 and 0009 redefine them) from the
 /// generator's results as they are produced in time order, and writes them sorted by primary key.
 /// The same rows as the migration's populate statements (`flaky-bench generate --verify` checks).
 final class SummaryAccumulator {
@@ -61,7 +61,9 @@ final class SummaryAccumulator {
     private var commitRows: [(key: TestKey, sha: String, counts: CommitCounts)] = []
     private var day: Int64 = -1
     private var todayOutcomes: [TestKey: (passes: Int, fails: Int)] = [:]
-    private var testDayRows: [(key: TestKey, day: Int64, passes: Int, fails: Int)] = []
+    /// Lifetime counts per key, through the previous day until the day is flushed.
+    private var totals: [TestKey: (passes: Int, fails: Int)] = [:]
+    private var testDayRows: [(key: TestKey, day: Int64, passesBefore: Int, failsBefore: Int)] = []
     private var todayFailures: [PageKey: DayFailures] = [:]
     private var totalFailures: [PageKey: Int] = [:]
     private var pageDayRows: [(key: PageKey, day: Int64, fails: Int, failures: DayFailures)] = []
@@ -106,9 +108,11 @@ final class SummaryAccumulator {
     }
 
     private func flushDay() {
-        // Per-day counts of each device (0005: no cumulative rows, no all-devices rows).
-        for (key, today) in todayOutcomes where devices[Int(key.device)] != Self.allDevices {
-            testDayRows.append((key, day, today.passes, today.fails))
+        // Per key and day, the counts before the day (0009).
+        for (key, today) in todayOutcomes {
+            let before = totals[key] ?? (0, 0)
+            testDayRows.append((key, day, before.passes, before.fails))
+            totals[key] = (before.passes + today.passes, before.fails + today.fails)
         }
         todayOutcomes.removeAll(keepingCapacity: true)
         for (key, today) in todayFailures {
@@ -165,10 +169,12 @@ final class SummaryAccumulator {
             todayFailures[key] = today
             if ranAt >= (lastFailure[key]?.at ?? Int64.min) { lastFailure[key] = (ranAt, resultID) }
         }
-        let key = PageKey(test: Int32(test), branch: Int16(branch), device: Int16(device), page: pageNumber)
-        let site = SiteKey(page: key, line: Int32(line))
-        let previous = sites[site] ?? (0, Int64.min)
-        sites[site] = (previous.count + 1, max(previous.last, ranAt))
+        for deviceKey in [device, deviceIndex[Self.allDevices]!] {
+            let key = PageKey(test: Int32(test), branch: Int16(branch), device: Int16(deviceKey), page: pageNumber)
+            let site = SiteKey(page: key, line: Int32(line))
+            let previous = sites[site] ?? (0, Int64.min)
+            sites[site] = (previous.count + 1, max(previous.last, ranAt))
+        }
     }
 
     /// Writes every table (call inside a transaction), rows sorted by primary key.
@@ -190,11 +196,16 @@ final class SummaryAccumulator {
                 entries.reversed().map {
                     OutcomePack.Outcome(ranAt: $0.ranAt, failed: $0.failed, commitKey: OutcomePack.commitKey($0.commit))
                 })
+            let total = totals[key] ?? (0, 0)
             try db.run(
-                "INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes) VALUES (?, ?, ?, ?, ?)",
+                """
+                INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes, passes, fails)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
                 [
-                    testIDs[Int(key.test)], branches[Int(key.branch)], devices[Int(key.device)], entries.last?.resultID ?? 0,
-                    SQLValue.blob(pack.encoded()),
+                    testIDs[Int(key.test)], branches[Int(key.branch)], devices[Int(key.device)],
+                    entries.last?.resultID ?? 0,
+                    SQLValue.blob(pack.encoded()), total.passes, total.fails,
                 ])
         }
         for row in commitRows.sorted(by: { order($0.key) != order($1.key) ? order($0.key) < order($1.key) : $0.sha < $1.sha }) {
@@ -208,15 +219,17 @@ final class SummaryAccumulator {
                     row.counts.passes, row.counts.fails, row.counts.lastPass, row.counts.lastFail,
                 ])
         }
-        func dayOrder(_ row: (key: TestKey, day: Int64, passes: Int, fails: Int)) -> (Int, Int, Int64, Int) {
-            (testRank[Int(row.key.test)], branchRank[Int(row.key.branch)], row.day, deviceRank[Int(row.key.device)])
-        }
-        for row in testDayRows.sorted(by: { dayOrder($0) < dayOrder($1) }) {
+        for row in testDayRows.sorted(by: {
+            order($0.key) != order($1.key) ? order($0.key) < order($1.key) : $0.day < $1.day
+        }) {
             try db.run(
-                "INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails) VALUES (?, ?, ?, ?, ?, ?)",
+                """
+                INSERT INTO flaky_test_days (test_id, branch, device, day, passes_before, fails_before)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
                 [
                     testIDs[Int(row.key.test)], branches[Int(row.key.branch)], devices[Int(row.key.device)], row.day,
-                    row.passes, row.fails,
+                    row.passesBefore, row.failsBefore,
                 ])
         }
         for row in pageDayRows.sorted(by: { order($0.key) != order($1.key) ? order($0.key) < order($1.key) : $0.day < $1.day }) {
@@ -265,7 +278,10 @@ final class SummaryAccumulator {
                 INSERT INTO page_days (project, branch, page, suite, day, results, fails, last_fail_at)
                 VALUES (?, ?, ?, '', ?, ?, ?, ?)
                 """,
-                [project, branches[Int(key.branch)], pages[Int(key.page)], key.day, counts.results, counts.fails, counts.lastFail])
+                [
+                    project, branches[Int(key.branch)], pages[Int(key.page)], key.day, counts.results, counts.fails,
+                    counts.lastFail,
+                ])
         }
     }
 

@@ -327,6 +327,24 @@ final class FlakyAnalysisTests: XCTestCase {
         XCTAssertEqual(iPhonePages.pages.first?.failureCount, 4, "the page counts ignore the device")
     }
 
+    func testPassAndFailCountsAreTheWindowsOnlyAlsoAfterALateUpload() throws {
+        // 20 and 16 days ago: outside the 14-day window. Inside: a retry contradiction 3 days ago, passes on
+        // iPad 2 days ago, and a run from 10 days ago uploaded last (older than the test's newest result).
+        try ingest(commit: "old", hoursAgo: 20 * 24, [result("testCounted", .failed), result("testCounted", .passed, attempt: 2)])
+        try ingest(commit: "old2", hoursAgo: 16 * 24, device: "iPad", [result("testCounted", .passed)])
+        try ingest(commit: "c1", hoursAgo: 3 * 24, [result("testCounted", .failed), result("testCounted", .passed, attempt: 2)])
+        try ingest(
+            commit: "c2", hoursAgo: 2 * 24, device: "iPad",
+            [result("testCounted", .passed), result("testCounted", .skipped, attempt: 2)])
+        try ingest(commit: "c0", hoursAgo: 10 * 24, [result("testCounted", .failed), result("testCounted", .error, attempt: 2)])
+        let all = try XCTUnwrap(flaky().flaky.first)
+        XCTAssertEqual([all.passCount, all.failCount], [2, 3], "c1 1+1, c2 1 pass, c0 2 failures; skipped counts as neither")
+        let iPhone = try XCTUnwrap(flaky(.init(device: "iPhone 15")).flaky.first)
+        XCTAssertEqual([iPhone.passCount, iPhone.failCount], [1, 3])
+        let wide = try XCTUnwrap(flaky(.init(days: 30)).flaky.first)
+        XCTAssertEqual([wide.passCount, wide.failCount], [4, 4], "30 days take in the old runs")
+    }
+
     func testDeviceBreakdownCountsOnlyTheWindowsFailures() throws {
         // The device-summed page rows pack per-device counts (JSON): names that need escaping, a device
         // whose failures are all before the window, and one failing both before and inside it.

@@ -149,6 +149,10 @@ final class FlakySummaryTests: XCTestCase {
         try assertUpgradeFromMigrations(6)
     }
 
+    func testUpgradingSummariesOf0008ToWindowCountsGivesWhatIngestKeeps() throws {
+        try assertUpgradeFromMigrations(8)
+    }
+
     func testBatchesWhoseResultsSpanDaysKeepTheSameSummariesAsARebuild() throws {
         // Results carrying their own start times: one batch spans several days, out of order, with retries
         // on one commit and more than 64 outcomes per test across batches, so the set-based batch path and

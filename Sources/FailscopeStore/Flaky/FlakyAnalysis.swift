@@ -4,8 +4,8 @@ import Foundation
 /// The reads behind `flakyTests` and `flakyPages`, inside one snapshot: candidates are the
 /// (test, branch) pairs with a failure in the window (`flaky_test_pages`), each classified from its
 /// newest results (`flaky_outcomes`) and contradicting commits (`flaky_commits`); counts in the window
-/// are sums of the window's per-day rows (`flaky_test_days`) or differences of cumulative rows
-/// (`flaky_page_days`). Every read is an index range bounded by the window or by a constant, never
+/// are differences of lifetime and cumulative rows (`flaky_outcomes` and `flaky_test_days`,
+/// `flaky_page_days`). Every read is an index range bounded by the window or by a constant, never
 /// the window's results.
 struct FlakyAnalysis {
     let db: Database
@@ -266,18 +266,6 @@ struct FlakyAnalysis {
         }
     }
 
-    /// Pass and fail counts of a (test, branch) in the window on the device scope: the per-day rows of the
-    /// window (at most days x devices of them).
-    func passFailCounts(testID: String, branch: String) throws -> (passes: Int, fails: Int) {
-        var sql = "SELECT sum(passes), sum(fails) FROM flaky_test_days WHERE test_id = ? AND branch = ? AND day >= ?"
-        var values: [any SQLBindable] = [testID, branch, window.sinceDay]
-        if let device = window.device {
-            sql += " AND device = ?"
-            values.append(device)
-        }
-        return try db.queryFirst(sql, values) { (passes: $0.optionalInt(0) ?? 0, fails: $0.optionalInt(1) ?? 0) } ?? (0, 0)
-    }
-
     private func identity(_ testID: String) throws -> TestIdentity? {
         try db.queryFirst("SELECT project, suite, name, arguments FROM tests WHERE id = ?", [testID]) {
             TestIdentity(
@@ -310,31 +298,31 @@ struct FlakyAnalysis {
 
     /// The report entry of a flaky candidate.
     func flakyTest(_ candidate: Candidate, _ evaluated: Evaluated, reasons: [FlakyReason]) throws -> FlakyTest {
-        // The identity and the window's pass/fail counts in one statement; the newest contradicting commits
-        // (one more than listed) and, only when there are more, their total, from their index (0008).
-        var countCondition = "d.test_id = t.id AND d.branch = ?2 AND d.day >= ?3"
-        var countValues: [any SQLBindable] = [candidate.testID, candidate.branch, window.sinceDay]
-        if let device = window.device {
-            countCondition += " AND d.device = ?4"
-            countValues.append(device)
-        }
+        // The identity and the pass/fail counts in the window in one statement: the key's lifetime counts
+        // minus those before its first day in the window (0009). Then the newest contradicting commits (one
+        // more than listed) and, only when there are more, their total, from their index (0008).
+        let firstDayInWindow = """
+            FROM flaky_test_days d WHERE d.test_id = ?1 AND d.branch = ?2 AND d.device = ?3 AND d.day >= ?4
+                ORDER BY d.day LIMIT 1
+            """
         let identified = try db.queryFirst(
             """
-            SELECT t.project, t.suite, t.name, t.arguments, sum(d.passes), sum(d.fails)
-            FROM tests t LEFT JOIN flaky_test_days d ON \(countCondition) WHERE t.id = ?1
-            """, countValues
+            SELECT t.project, t.suite, t.name, t.arguments,
+                o.passes - coalesce((SELECT d.passes_before \(firstDayInWindow)), o.passes),
+                o.fails - coalesce((SELECT d.fails_before \(firstDayInWindow)), o.fails)
+            FROM tests t LEFT JOIN flaky_outcomes o ON o.test_id = t.id AND o.branch = ?2 AND o.device = ?3
+            WHERE t.id = ?1
+            """, [candidate.testID, candidate.branch, window.deviceKey, window.sinceDay]
         ) { row in
-            row.isNull(0)
-                ? nil
-                : (
-                    test: TestIdentity(
-                        project: row.string(0), suite: row.string(1), name: row.string(2),
-                        arguments: row.string(3).isEmpty ? nil : row.string(3)),
-                    counts: (passes: row.optionalInt(4) ?? 0, fails: row.optionalInt(5) ?? 0)
-                )
-        } ?? nil
+            (
+                test: TestIdentity(
+                    project: row.string(0), suite: row.string(1), name: row.string(2),
+                    arguments: row.string(3).isEmpty ? nil : row.string(3)),
+                counts: (passes: row.optionalInt(4) ?? 0, fails: row.optionalInt(5) ?? 0)
+            )
+        }
         let test = identified?.test
-        let counts = try identified?.counts ?? passFailCounts(testID: candidate.testID, branch: candidate.branch)
+        let counts = identified?.counts ?? (passes: 0, fails: 0)
         let contradicting = Self.contradictingCommits
         let commitValues: [any SQLBindable] = [candidate.testID, candidate.branch, window.deviceKey, window.since]
         var commits = try db.query(
@@ -371,17 +359,12 @@ struct FlakyAnalysis {
                 newest = row
             }
         }
-        var siteConditions = "test_id = ? AND branch = ? AND last_fail_at >= ?"
-        var siteValues: [any SQLBindable] = [candidate.testID, candidate.branch, window.since]
-        if let device = window.device {
-            siteConditions += " AND device = ?"
-            siteValues.append(device)
-        }
+        // The call sites on the device key's rows (0009: the all-devices key has its own).
         let callSites = try db.query(
             """
-            SELECT page, file, line, sum(fails), max(last_fail_at) FROM flaky_call_sites WHERE \(siteConditions)
-            GROUP BY page, file, line ORDER BY 5 DESC, file, line
-            """, siteValues
+            SELECT page, file, line, fails, last_fail_at FROM flaky_call_sites
+            WHERE test_id = ? AND branch = ? AND device = ? AND last_fail_at >= ? ORDER BY 5 DESC, file, line
+            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
         ) {
             FlakyCallSite(
                 file: $0.string(1), line: $0.int(2), page: $0.string(0).isEmpty ? FlakyReport.noPage : $0.string(0),

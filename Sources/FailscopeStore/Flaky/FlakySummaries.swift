@@ -1,7 +1,7 @@
 import FailscopeModel
 import Foundation
 
-/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003, 0005 and 0007 redefine
+/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003, 0005, 0007 and 0009 redefine
 /// them) inside the ingest transaction, so flaky and page queries read a bounded number of rows per
 /// test (docs/flaky.md).
 ///
@@ -45,30 +45,14 @@ enum FlakySummaries {
         guard testSummaries else { return }
         let outcomes = entries.filter { $0.status != "skipped" }
         guard !outcomes.isEmpty else { return }
-        struct DayKey: Hashable {
-            var testID: String
-            var branch: String
-            var device: String
-            var day: Int64
-        }
         // The batch's outcomes per (test, branch, device key), in the order they were stored; one row per
         // outcome and key for the commit counts: test, branch, device, ran_at, failed, commit.
         var keyOutcomes: [OutcomeKey: [Entry]] = [:]
         var keyOrder: [OutcomeKey] = []
         var rows = BatchJSON()
-        var days: [DayKey: (passes: Int, fails: Int)] = [:]
-        var dayOrder: [DayKey] = []
         for entry in outcomes {
             let failed = isFailure(entry.status) ? 1 : 0
-            let day = entry.ranAt / millisecondsPerDay
             let device = entry.device ?? ""
-            let dayKey = DayKey(testID: entry.testID, branch: entry.branch ?? "", device: device, day: day)
-            if let known = days[dayKey] {
-                days[dayKey] = (known.passes + 1 - failed, known.fails + failed)
-            } else {
-                days[dayKey] = (1 - failed, failed)
-                dayOrder.append(dayKey)
-            }
             for device in [device, allDevices] {
                 let key = OutcomeKey(testID: entry.testID, branch: entry.branch ?? "", device: device)
                 if keyOutcomes[key] == nil { keyOrder.append(key) }
@@ -116,43 +100,42 @@ enum FlakySummaries {
                 ON CONFLICT (test_id, branch, device, commit_sha) DO NOTHING
                 """, [firstFailures.json])
         }
-        // Pass/fail counts per (test, branch, device, day): one upsert for the batch.
-        var dayCounts = BatchJSON()
-        for key in dayOrder {
-            let counts = days[key]!
-            dayCounts.append([
-                .text(key.testID), .text(key.branch), .text(key.device), .integer(key.day), .integer(Int64(counts.passes)),
-                .integer(Int64(counts.fails)),
-            ])
-        }
-        try db.run(
-            """
-            INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
-            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
-                json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]')
-            FROM json_each(?1) WHERE true
-            ON CONFLICT (test_id, branch, day, device) DO UPDATE SET passes = passes + excluded.passes,
-                fails = fails + excluded.fails
-            """, [dayCounts.json])
         for entry in outcomes where isFailure(entry.status) { try recordFailure(db, entry) }
     }
 
+    /// A key's `flaky_outcomes` row.
+    struct StoredOutcomes {
+        var newestResultID: Int64 = 0
+        var pack = OutcomePack()
+        /// Lifetime counts.
+        var passes: Int64 = 0
+        var fails: Int64 = 0
+    }
+
     /// Places the batch's outcomes (`added`, per key in stored order) in each key's pack, keeps the newest
-    /// `OutcomePack.capacity` and writes the packs back; returns the `flaky_commits` rows of commits failing in
-    /// the batch, counted over the pack before trimming (a commit's first failure starts its row from them).
-    private static func updateOutcomePacks(_ db: Database, _ keyOrder: [OutcomeKey], _ added: [OutcomeKey: [Entry]]) throws
+    /// `OutcomePack.capacity`, adds them to the lifetime counts and writes the rows back, and keeps each key's
+    /// day rows (`flaky_test_days`, 0009); returns the `flaky_commits` rows of commits failing in the batch,
+    /// counted over the pack before trimming (a commit's first failure starts its row from them).
+    private static func updateOutcomePacks(_ db: Database, _ keyOrder: [OutcomeKey], _ added: [OutcomeKey: [Entry]])
+        throws
         -> BatchJSON
     {
-        var packs = try outcomePacks(db, keyOrder)
+        var stored = try storedOutcomes(db, keyOrder)
         var firstFailures = BatchJSON()
+        var dayRows: [(key: OutcomeKey, days: [DayCounts], before: StoredOutcomes)] = []
         for key in keyOrder {
-            var pack = packs[key] ?? (newestResultID: 0, pack: OutcomePack())
+            var row = stored[key] ?? StoredOutcomes()
             let batchOutcomes = added[key]!
+            dayRows.append((key, DayCounts.of(batchOutcomes), row))
             for entry in batchOutcomes {
-                if pack.pack.outcomes.first.map({ entry.ranAt >= $0.ranAt }) ?? true { pack.newestResultID = entry.resultID }
-                pack.pack.insert(
+                if row.pack.outcomes.first.map({ entry.ranAt >= $0.ranAt }) ?? true {
+                    row.newestResultID = entry.resultID
+                }
+                let failed = isFailure(entry.status)
+                row.pack.insert(
                     OutcomePack.Outcome(
-                        ranAt: entry.ranAt, failed: isFailure(entry.status), commitKey: OutcomePack.commitKey(entry.commit)))
+                        ranAt: entry.ranAt, failed: failed, commitKey: OutcomePack.commitKey(entry.commit)))
+                if failed { row.fails += 1 } else { row.passes += 1 }
             }
             // A commit failing for the first time starts its flaky_commits row from the outcomes on it among
             // the newest results (the batch's included).
@@ -163,7 +146,7 @@ enum FlakySummaries {
             for commit in failingCommits {
                 let commitKey = OutcomePack.commitKey(commit)
                 var counts = (passes: 0, fails: 0, lastPass: Int64?.none, lastFail: Int64?.none)
-                for outcome in pack.pack.outcomes where outcome.commitKey == commitKey {
+                for outcome in row.pack.outcomes where outcome.commitKey == commitKey {
                     if outcome.failed {
                         counts.fails += 1
                         counts.lastFail = max(counts.lastFail ?? outcome.ranAt, outcome.ranAt)
@@ -178,19 +161,94 @@ enum FlakySummaries {
                     counts.lastFail.map { .integer($0) } ?? .null,
                 ])
             }
-            pack.pack.trim()
-            packs[key] = pack
+            row.pack.trim()
+            stored[key] = row
         }
         for key in keyOrder {
-            let pack = packs[key]!
+            let row = stored[key]!
             try db.run(
                 """
-                INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes) VALUES (?1, ?2, ?3, ?4, ?5)
+                INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes, passes, fails)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 ON CONFLICT (test_id, branch, device) DO UPDATE SET newest_result_id = excluded.newest_result_id,
-                    outcomes = excluded.outcomes
-                """, [key.testID, key.branch, key.device, pack.newestResultID, SQLValue.blob(pack.pack.encoded())])
+                    outcomes = excluded.outcomes, passes = excluded.passes, fails = excluded.fails
+                """,
+                [
+                    key.testID, key.branch, key.device, row.newestResultID, SQLValue.blob(row.pack.encoded()),
+                    row.passes, row.fails,
+                ])
         }
+        for (key, days, before) in dayRows { try updateDays(db, key, days, before: before) }
         return firstFailures
+    }
+
+    /// One day's pass and fail counts of a batch for one key.
+    private struct DayCounts {
+        var day: Int64
+        var passes: Int64 = 0
+        var fails: Int64 = 0
+
+        /// The counts of `entries` per day, by day.
+        static func of(_ entries: [Entry]) -> [DayCounts] {
+            var days: [DayCounts] = []
+            for entry in entries {
+                let day = entry.ranAt / millisecondsPerDay
+                let index =
+                    days.firstIndex { $0.day == day }
+                    ?? {
+                        days.append(DayCounts(day: day))
+                        return days.count - 1
+                    }()
+                if isFailure(entry.status) { days[index].fails += 1 } else { days[index].passes += 1 }
+            }
+            return days.sorted { $0.day < $1.day }
+        }
+    }
+
+    /// Keeps `flaky_test_days` of `key` (the counts before each day with a result) true after the batch's
+    /// `days` are added to `before` (the key's row before the batch). A batch of today's results on a key
+    /// that already ran today writes nothing; its first result of a day inserts that day's row. Results
+    /// older than the key's newest (a late upload) also add themselves to the rows of the later days.
+    private static func updateDays(_ db: Database, _ key: OutcomeKey, _ days: [DayCounts], before: StoredOutcomes)
+        throws
+    {
+        let newestDay = before.pack.outcomes.first.map { $0.ranAt / millisecondsPerDay }
+        // The pack's days have rows; a day older than the pack's may too (then the insert below keeps it).
+        let knownDays = Set(before.pack.outcomes.map { $0.ranAt / millisecondsPerDay })
+        var inserts: [(day: Int64, passes: Int64, fails: Int64)] = []
+        var earlier = (passes: Int64(0), fails: Int64(0))
+        for counts in days {
+            if !knownDays.contains(counts.day) {
+                // The counts before the day: those of the next day with a row, else the lifetime counts, as
+                // they were before the batch; plus the batch's earlier days.
+                var base = (passes: before.passes, fails: before.fails)
+                if let newestDay, counts.day < newestDay,
+                    let next = try db.queryFirst(
+                        """
+                        SELECT passes_before, fails_before FROM flaky_test_days
+                        WHERE test_id = ? AND branch = ? AND device = ? AND day > ? ORDER BY day LIMIT 1
+                        """, [key.testID, key.branch, key.device, counts.day], row: { ($0.int64(0), $0.int64(1)) })
+                {
+                    base = next
+                }
+                inserts.append((counts.day, base.passes + earlier.passes, base.fails + earlier.fails))
+            }
+            earlier = (earlier.passes + counts.passes, earlier.fails + counts.fails)
+        }
+        for counts in days where newestDay.map({ counts.day < $0 }) ?? false {
+            try db.run(
+                """
+                UPDATE flaky_test_days SET passes_before = passes_before + ?5, fails_before = fails_before + ?6
+                WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND day > ?4
+                """, [key.testID, key.branch, key.device, counts.day, counts.passes, counts.fails])
+        }
+        for row in inserts {
+            try db.run(
+                """
+                INSERT INTO flaky_test_days (test_id, branch, device, day, passes_before, fails_before)
+                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """, [key.testID, key.branch, key.device, row.day, row.passes, row.fails])
+        }
     }
 
     /// A `flaky_outcomes` key.
@@ -200,23 +258,25 @@ enum FlakySummaries {
         var device: String
     }
 
-    /// The stored packs of `keys` (keys without one left out), in one statement.
-    private static func outcomePacks(_ db: Database, _ keys: [OutcomeKey]) throws -> [OutcomeKey: (newestResultID: Int64, pack: OutcomePack)] {
+    /// The stored rows of `keys` (keys without one left out), in one statement.
+    private static func storedOutcomes(_ db: Database, _ keys: [OutcomeKey]) throws -> [OutcomeKey: StoredOutcomes] {
         var list = BatchJSON()
         for key in keys { list.append([.text(key.testID), .text(key.branch), .text(key.device)]) }
-        var packs: [OutcomeKey: (newestResultID: Int64, pack: OutcomePack)] = [:]
+        var rows: [OutcomeKey: StoredOutcomes] = [:]
         try db.withStatement(
             """
-            SELECT j.key, o.newest_result_id, o.outcomes FROM json_each(?1) j JOIN flaky_outcomes o
+            SELECT j.key, o.newest_result_id, o.outcomes, o.passes, o.fails FROM json_each(?1) j JOIN flaky_outcomes o
                 ON o.test_id = json_extract(j.value, '$[0]') AND o.branch = json_extract(j.value, '$[1]')
                 AND o.device = json_extract(j.value, '$[2]')
             """, [list.json]
         ) { row in
             while try row.step() {
-                packs[keys[row.int(0)]] = (row.int64(1), row.withBlob(2) { OutcomePack($0) })
+                rows[keys[row.int(0)]] = StoredOutcomes(
+                    newestResultID: row.int64(1), pack: row.withBlob(2) { OutcomePack($0) }, passes: row.int64(3),
+                    fails: row.int64(4))
             }
         }
-        return packs
+        return rows
     }
 
     /// Registers the SQL functions the summary statements use on `db` (the populate statements'
@@ -274,7 +334,10 @@ enum FlakySummaries {
                     last_fail_at = CASE WHEN excluded.last_fail_at IS NULL THEN last_fail_at
                         ELSE max(coalesce(last_fail_at, excluded.last_fail_at), excluded.last_fail_at) END
                 """,
-                [group.project, group.branch, group.page, group.suite, group.day, counts.results, counts.fails, counts.lastFail])
+                [
+                    group.project, group.branch, group.page, group.suite, group.day, counts.results, counts.fails,
+                    counts.lastFail,
+                ])
         }
     }
 
@@ -342,13 +405,15 @@ enum FlakySummaries {
             WHERE test_id = ?1 AND branch = ?2 AND device = '*' AND page = ?3
             """, [entry.testID, branch, page])
         if let callSite = entry.callSite {
-            try db.run(
-                """
-                INSERT INTO flaky_call_sites (test_id, branch, device, page, file, line, fails, last_fail_at)
-                VALUES (?, ?, ?, ?, ?, ?, 1, ?)
-                ON CONFLICT (test_id, branch, device, page, file, line) DO UPDATE SET fails = fails + 1,
-                    last_fail_at = max(last_fail_at, excluded.last_fail_at)
-                """, [entry.testID, branch, device, page, callSite.file, callSite.line, entry.ranAt])
+            for key in [device, allDevices] {
+                try db.run(
+                    """
+                    INSERT INTO flaky_call_sites (test_id, branch, device, page, file, line, fails, last_fail_at)
+                    VALUES (?, ?, ?, ?, ?, ?, 1, ?)
+                    ON CONFLICT (test_id, branch, device, page, file, line) DO UPDATE SET fails = fails + 1,
+                        last_fail_at = max(last_fail_at, excluded.last_fail_at)
+                    """, [entry.testID, branch, key, page, callSite.file, callSite.line, entry.ranAt])
+            }
         }
     }
 
@@ -358,8 +423,8 @@ enum FlakySummaries {
         "page_days",
     ]
 
-    /// The "-- populate" statements of the newest migration that has them (0007: packed outcomes,
-    /// device-summed page rows, per-day test counts), in order: the current definition of the summaries.
+    /// The "-- populate" statements of the newest migration that has them (0009: packed outcomes with
+    /// lifetime counts, counts before each day, device-summed page and call-site rows), in order: the current definition of the summaries.
     static let populateStatements: [String] = {
         guard
             let (migration, marker) = Migration.embedded.reversed().lazy.compactMap({ migration in
