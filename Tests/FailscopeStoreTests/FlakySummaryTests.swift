@@ -64,6 +64,13 @@ final class FlakySummaryTests: XCTestCase {
         let counts = try snapshot()
         XCTAssertGreaterThan(counts["flaky_commits"]?.count ?? 0, 0)
         XCTAssertGreaterThan(counts["flaky_page_days"]?.count ?? 0, 0)
+        // Results without a device: their page rows have device "" (the all-devices breakdown counts them),
+        // their outcome, commit, day and call-site rows only device "*" (0010).
+        for table in ["flaky_outcomes", "flaky_commits", "flaky_test_days", "flaky_call_sites"] {
+            XCTAssertFalse(counts[table]?.contains { $0[2] == .text("") } ?? true, table)
+            XCTAssertTrue(counts[table]?.contains { $0[2] == .text("iPad") } ?? false, table)
+        }
+        XCTAssertTrue(counts["flaky_page_days"]?.contains { $0[2] == .text("") } ?? false)
         try assertMatchesRebuild()
     }
 
@@ -151,6 +158,10 @@ final class FlakySummaryTests: XCTestCase {
 
     func testUpgradingSummariesOf0008ToWindowCountsGivesWhatIngestKeeps() throws {
         try assertUpgradeFromMigrations(8)
+    }
+
+    func testUpgradingSummariesOf0009WithoutEmptyDeviceRowsGivesWhatIngestKeeps() throws {
+        try assertUpgradeFromMigrations(9)
     }
 
     func testBatchesWhoseResultsSpanDaysKeepTheSameSummariesAsARebuild() throws {

@@ -1,9 +1,9 @@
 import FailscopeModel
 import Foundation
 
-/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003, 0005, 0007 and 0009 redefine
-/// them) inside the ingest transaction, so flaky and page queries read a bounded number of rows per
-/// test (docs/flaky.md).
+/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003, 0005, 0007, 0009
+/// and 0010 redefine them) inside the ingest transaction, so flaky and page queries read a bounded
+/// number of rows per test (docs/flaky.md).
 ///
 /// `record` adds a batch of stored results. `rebuildAll` recomputes every table from `results` with the
 /// newest migration's "-- populate" statements; `rebuild(_:testsOfRun:)` records the results of a run's
@@ -33,6 +33,13 @@ enum FlakySummaries {
 
     static func isFailure(_ status: String) -> Bool { status == "failed" || status == "error" }
 
+    /// The device keys of a result's `flaky_outcomes`, `flaky_commits`, `flaky_test_days` and
+    /// `flaky_call_sites` rows: its device and `*`, or only `*` without a device (0010: a device filter
+    /// always names one). Page rows keep device `""`: the `*` rows' per-device counts come from them.
+    static func outcomeDeviceKeys(_ device: String) -> [String] {
+        device.isEmpty ? [allDevices] : [device, allDevices]
+    }
+
     /// Adds the stored results `entries` (in the order they were stored) to every summary table, with
     /// one statement per table for the whole batch where the rows allow it. Call inside the transaction
     /// that inserted them.
@@ -53,7 +60,7 @@ enum FlakySummaries {
         for entry in outcomes {
             let failed = isFailure(entry.status) ? 1 : 0
             let device = entry.device ?? ""
-            for device in [device, allDevices] {
+            for device in outcomeDeviceKeys(device) {
                 let key = OutcomeKey(testID: entry.testID, branch: entry.branch ?? "", device: device)
                 if keyOutcomes[key] == nil { keyOrder.append(key) }
                 keyOutcomes[key, default: []].append(entry)
@@ -405,7 +412,7 @@ enum FlakySummaries {
             WHERE test_id = ?1 AND branch = ?2 AND device = '*' AND page = ?3
             """, [entry.testID, branch, page])
         if let callSite = entry.callSite {
-            for key in [device, allDevices] {
+            for key in outcomeDeviceKeys(device) {
                 try db.run(
                     """
                     INSERT INTO flaky_call_sites (test_id, branch, device, page, file, line, fails, last_fail_at)
@@ -423,8 +430,10 @@ enum FlakySummaries {
         "page_days",
     ]
 
-    /// The "-- populate" statements of the newest migration that has them (0009: packed outcomes with
-    /// lifetime counts, counts before each day, device-summed page and call-site rows), in order: the current definition of the summaries.
+    /// The "-- populate" statements of the newest migration that has them (0010: packed outcomes with
+    /// lifetime counts, counts before each day, device-summed page and call-site rows, no per-device
+    /// rows but the page rows for results without a device), in order: the current definition of the
+    /// summaries.
     static let populateStatements: [String] = {
         guard
             let (migration, marker) = Migration.embedded.reversed().lazy.compactMap({ migration in
