@@ -132,7 +132,7 @@ extension FailscopeStore {
                     )
                 }
                 var latest = try Self.latestAttempts(db, runID: runID, identities)
-                var testsSeen = Set<String>()
+                var testKeys: [String: Int64] = [:]
                 for (result, identity) in zip(batch.results, identities) {
                     let testID = identity.testID
                     let firstFailure = result.failures.first
@@ -140,12 +140,9 @@ extension FailscopeStore {
                     let page = firstFailure?.page ?? lastStep?.page
                     let callSite = firstFailure?.callSite ?? lastStep?.callSite
                     let startedAt = result.startedAt.map(Timestamp.milliseconds)
-                    if testsSeen.insert(testID).inserted {
-                        try db.run(
-                            """
-                            INSERT INTO tests (id, project, suite, name, arguments, first_seen_at) VALUES (?, ?, ?, ?, ?, ?)
-                            ON CONFLICT (id) DO NOTHING
-                            """, [testID, run.project, result.suite, result.name, result.arguments ?? "", nowMs])
+                    if testKeys[testID] == nil {
+                        testKeys[testID] = try Self.storeTest(
+                            db, id: testID, project: run.project, result: result, firstSeenAt: nowMs)
                     }
                     let previous = latest[identity.attempt]
                     try db.run(
@@ -176,7 +173,8 @@ extension FailscopeStore {
                     try insertDetails(db, resultID: resultID, result: result)
                     entries.append(
                         .init(
-                            resultID: resultID, testID: testID, project: run.project, suite: result.suite,
+                            resultID: resultID, testID: testID, testKey: testKeys[testID]!, project: run.project,
+                            suite: result.suite,
                             branch: run.branch, commit: run.commit, device: result.device ?? run.device, page: page,
                             callSite: callSite.map { ($0.file, $0.line) }, status: result.status.rawValue,
                             ranAt: startedAt ?? run.startedAt))
@@ -276,6 +274,29 @@ extension FailscopeStore {
 
     /// The highest attempt stored in run `runID` of each test and device of `identities`, and whether it
     /// failed: one statement over the batch (`json_each`), each a range of the unique (run, key) index.
+    /// Stores the test `id` when it is new, with the next `tests.key` (0011: tests are numbered in the order
+    /// they are first stored, so one upload's tests have neighbouring keys), and returns its key.
+    private static func storeTest(_ db: Database, id: String, project: String, result: TestResult, firstSeenAt: Int64)
+        throws -> Int64
+    {
+        if let key = try db.queryFirst(
+            """
+            INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key)
+            VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(key), 0) + 1 FROM tests))
+            ON CONFLICT (id) DO NOTHING RETURNING key
+            """, [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt], row: { $0.int64(0) })
+        {
+            return key
+        }
+        if let key = try db.queryFirst("SELECT key FROM tests WHERE id = ?", [id], row: { $0.optionalInt(0) }) ?? nil {
+            return Int64(key)
+        }
+        // A row written without a key (by a tool outside Failscope's ingest): number it now.
+        return try db.queryFirst(
+            "UPDATE tests SET key = (SELECT coalesce(max(key), 0) + 1 FROM tests) WHERE id = ? RETURNING key", [id],
+            row: { $0.int64(0) }) ?? 0
+    }
+
     private static func latestAttempts(
         _ db: Database, runID: String, _ identities: [(testID: String, attempt: AttemptKey)]
     ) throws -> [AttemptKey: (attempt: Int, failing: Bool)] {

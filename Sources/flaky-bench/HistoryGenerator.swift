@@ -102,10 +102,10 @@ struct HistoryGenerator {
             ) { (name: $0.string(0), sql: $0.string(1)) }
             for index in indexes { try db.execute("DROP INDEX \(index.name)") }
             try db.transaction {
-                for spec in tests {
+                for (index, spec) in tests.enumerated() {
                     try db.run(
-                        "INSERT INTO tests (id, project, suite, name, arguments, first_seen_at) VALUES (?, ?, ?, ?, '', ?)",
-                        [spec.id, project, spec.suite, spec.name, start])
+                        "INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key) VALUES (?, ?, ?, ?, '', ?, ?)",
+                        [spec.id, project, spec.suite, spec.name, start, index + 1])
                 }
             }
             let accumulator = SummaryAccumulator(

@@ -1,7 +1,7 @@
 import FailscopeStore
 import Foundation
 
-/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003, 0005, 0007, 0009 and 0010 redefine them; every generated result has a device) from the
+/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003, 0005, 0007, 0009, 0010 and 0011 redefine them; every generated result has a device; test `i` has `tests.key` i + 1) from the
 /// generator's results as they are produced in time order, and writes them sorted by primary key.
 /// The same rows as the migration's populate statements (`flaky-bench generate --verify` checks).
 final class SummaryAccumulator {
@@ -190,7 +190,11 @@ final class SummaryAccumulator {
         func order(_ key: PageKey) -> (Int, Int, Int, String) {
             (testRank[Int(key.test)], branchRank[Int(key.branch)], deviceRank[Int(key.device)], pages[Int(key.page)])
         }
-        for (key, entries) in recent.sorted(by: { order($0.key) < order($1.key) }) {
+        // Tables keyed by tests.key (0011): test i has key i + 1.
+        func keyOrder(_ key: TestKey) -> (Int32, Int, Int) {
+            (key.test, branchRank[Int(key.branch)], deviceRank[Int(key.device)])
+        }
+        for (key, entries) in recent.sorted(by: { keyOrder($0.key) < keyOrder($1.key) }) {
             // Results arrive in time order, so the pack is the kept entries reversed.
             let pack = OutcomePack(
                 entries.reversed().map {
@@ -199,12 +203,11 @@ final class SummaryAccumulator {
             let total = totals[key] ?? (0, 0)
             try db.run(
                 """
-                INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes, passes, fails)
+                INSERT INTO flaky_outcomes (test_key, branch, device, newest_result_id, outcomes, passes, fails)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    testIDs[Int(key.test)], branches[Int(key.branch)], devices[Int(key.device)],
-                    entries.last?.resultID ?? 0,
+                    Int(key.test) + 1, branches[Int(key.branch)], devices[Int(key.device)], entries.last?.resultID ?? 0,
                     SQLValue.blob(pack.encoded()), total.passes, total.fails,
                 ])
         }
@@ -220,15 +223,15 @@ final class SummaryAccumulator {
                 ])
         }
         for row in testDayRows.sorted(by: {
-            order($0.key) != order($1.key) ? order($0.key) < order($1.key) : $0.day < $1.day
+            keyOrder($0.key) != keyOrder($1.key) ? keyOrder($0.key) < keyOrder($1.key) : $0.day < $1.day
         }) {
             try db.run(
                 """
-                INSERT INTO flaky_test_days (test_id, branch, device, day, passes_before, fails_before)
+                INSERT INTO flaky_test_days (test_key, branch, device, day, passes_before, fails_before)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    testIDs[Int(row.key.test)], branches[Int(row.key.branch)], devices[Int(row.key.device)], row.day,
+                    Int(row.key.test) + 1, branches[Int(row.key.branch)], devices[Int(row.key.device)], row.day,
                     row.passesBefore, row.failsBefore,
                 ])
         }

@@ -1,7 +1,8 @@
 // service-bench: helpers for scripts/bench/service.sh (release build).
 //
 //   service-bench raw --data DIR --batches N     raw SQLite inserts of the rows wrk's batches carry (reference)
-//   service-bench store --data DIR --batches N   the same batches through FailscopeStore.addResults (no HTTP, no JSON)
+//   service-bench store --data DIR --batches N [--device NAME]   the same batches through FailscopeStore.addResults
+//                                                (no HTTP, no JSON; on a run of that device)
 //   service-bench seed --data DIR --run ID --results N   a run of N results for the run-page benchmark
 //
 // Prints one number on stdout (results per second for `raw`); diagnostics go to stderr.
@@ -48,7 +49,10 @@ func raw(data: URL, batches: Int) throws -> Double {
                     let testID = TestIdentity.id(
                         project: "Bench", suite: result.suite, name: result.name, arguments: nil)
                     try db.run(
-                        "INSERT INTO tests (id, project, suite, name, arguments, first_seen_at) VALUES (?, ?, ?, ?, '', ?) ON CONFLICT (id) DO NOTHING",
+                        """
+                        INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key)
+                        VALUES (?, ?, ?, ?, '', ?, (SELECT coalesce(max(key), 0) + 1 FROM tests)) ON CONFLICT (id) DO NOTHING
+                        """,
                         [testID, "Bench", result.suite, result.name, 0])
                     try db.run(
                         """
@@ -90,11 +94,12 @@ func raw(data: URL, batches: Int) throws -> Double {
     return Double(batches * 100) / Date().timeIntervalSince(started)
 }
 
-/// The same batches through the store's ingest (validation, run counters, flaky summaries), without HTTP or JSON.
-func storeIngest(data: URL, batches: Int) throws -> Double {
+/// The same batches through the store's ingest (validation, run counters, flaky summaries), without HTTP or JSON;
+/// with `device`, on a run of that device (results with a device also keep per-device summary rows).
+func storeIngest(data: URL, batches: Int, device: String?) throws -> Double {
     let store = try FailscopeStore(directory: data)
     defer { store.close() }
-    try store.putRun(Run(id: "store", project: "Bench", branch: "main", startedAt: Date()))
+    try store.putRun(Run(id: "store", project: "Bench", branch: "main", device: device, startedAt: Date()))
     let prepared = (0..<batches).map { batch in
         ResultBatch(results: (0..<100).map { benchResult("store_\(batch)_\($0)", failing: $0 % 10 == 0) })
     }
@@ -146,7 +151,8 @@ do {
             String(
                 format: "%.0f",
                 try storeIngest(
-                    data: URL(fileURLWithPath: data), batches: Int(option("batches", arguments) ?? "200") ?? 200)))
+                    data: URL(fileURLWithPath: data), batches: Int(option("batches", arguments) ?? "200") ?? 200,
+                    device: option("device", arguments))))
     case "seed":
         try seed(
             data: URL(fileURLWithPath: data), run: option("run", arguments) ?? "bench",

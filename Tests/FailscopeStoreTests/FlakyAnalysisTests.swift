@@ -460,13 +460,17 @@ final class FlakyReaderTests: XCTestCase {
         XCTAssertThrowsError(try FlakyReader(directory: directory.appendingPathComponent("missing")))
     }
 
-    func testReaderRefusesADatabaseBeforePackedOutcomes() throws {
-        // A folder last migrated by an older binary (0006): the reader does not migrate, so it says what to run.
-        let directory = try makeTemporaryDirectory()
-        let store = try FailscopeStore(directory: directory, migrator: Migrator(migrations: Array(Migration.embedded.prefix(6))))
-        store.close()
-        XCTAssertThrowsError(try FlakyReader(directory: directory)) { error in
-            XCTAssertTrue("\(error)".contains("failscope migrate"), "\(error)")
+    func testReaderRefusesADatabaseBeforeTheCurrentSummaries() throws {
+        // Folders last migrated by older binaries (0006, and 0010 just before the current one): the reader
+        // does not migrate, so it says what to run.
+        for applied in [6, Migration.embedded.count - 1] {
+            let directory = try makeTemporaryDirectory()
+            let store = try FailscopeStore(
+                directory: directory, migrator: Migrator(migrations: Array(Migration.embedded.prefix(applied))))
+            store.close()
+            XCTAssertThrowsError(try FlakyReader(directory: directory)) { error in
+                XCTAssertTrue("\(error)".contains("failscope migrate"), "\(error)")
+            }
         }
     }
 }

@@ -105,7 +105,13 @@ final class FlakySummaryTests: XCTestCase {
         try store.pool.write { db in
             try db.execute("ATTACH DATABASE '\(fresh.appendingPathComponent(FailscopeStore.databaseFileName).path)' AS fresh")
             try db.transaction {
-                for table in ["runs", "tests", "results", "failures", "trail_steps", "result_pages", "result_artifacts"] {
+                // The tests' columns before 0011 (which numbers them).
+                try db.execute(
+                    """
+                    INSERT INTO tests (id, project, suite, name, arguments, first_seen_at)
+                    SELECT id, project, suite, name, arguments, first_seen_at FROM fresh.tests
+                    """)
+                for table in ["runs", "results", "failures", "trail_steps", "result_pages", "result_artifacts"] {
                     try db.execute("INSERT INTO \(table) SELECT * FROM fresh.\(table)")
                 }
                 let sql = oldMigrations.reversed().compactMap { migration -> String? in
@@ -162,6 +168,25 @@ final class FlakySummaryTests: XCTestCase {
 
     func testUpgradingSummariesOf0009WithoutEmptyDeviceRowsGivesWhatIngestKeeps() throws {
         try assertUpgradeFromMigrations(9)
+    }
+
+    func testUpgradingSummariesOf0010ToTestKeysGivesWhatIngestKeeps() throws {
+        try assertUpgradeFromMigrations(10)
+    }
+
+    func testTestsAreNumberedInTheOrderTheyAreFirstStored() throws {
+        try store.putRun(Run(id: "r1", project: "Shop", branch: "main", startedAt: referenceDate))
+        try store.addResults(
+            ResultBatch(results: ["testC", "testA", "testB"].map { TestResult(suite: "S", name: $0, status: .passed) }),
+            toRun: "r1")
+        try store.putRun(Run(id: "r2", project: "Shop", branch: "main", startedAt: referenceDate))
+        try store.addResults(
+            ResultBatch(results: ["testD", "testA"].map { TestResult(suite: "S", name: $0, status: .failed) }), toRun: "r2")
+        let keys = try store.pool.read { db in
+            try db.query("SELECT name, key FROM tests ORDER BY key") { "\($0.string(0))=\($0.int(1))" }
+        }
+        XCTAssertEqual(keys, ["testC=1", "testA=2", "testB=3", "testD=4"])
+        try assertMatchesRebuild()
     }
 
     func testBatchesWhoseResultsSpanDaysKeepTheSameSummariesAsARebuild() throws {

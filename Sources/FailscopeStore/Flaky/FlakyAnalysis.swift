@@ -232,8 +232,8 @@ struct FlakyAnalysis {
                 EXISTS (SELECT 1 FROM flaky_commits c WHERE c.test_id = json_extract(j.value, '$[0]')
                     AND c.branch = json_extract(j.value, '$[1]') AND c.device = ?2 AND c.passes > 0 AND c.fails > 0
                     AND min(c.last_pass_at, c.last_fail_at) >= ?3)
-            FROM json_each(?1) j LEFT JOIN flaky_outcomes o ON o.test_id = json_extract(j.value, '$[0]')
-                AND o.branch = json_extract(j.value, '$[1]') AND o.device = ?2
+            FROM json_each(?1) j LEFT JOIN tests t ON t.id = json_extract(j.value, '$[0]')
+            LEFT JOIN flaky_outcomes o ON o.test_key = t.key AND o.branch = json_extract(j.value, '$[1]') AND o.device = ?2
             ORDER BY j.key
             """, [list.json, window.deviceKey, since]
         ) { row -> Read in
@@ -302,7 +302,7 @@ struct FlakyAnalysis {
         // minus those before its first day in the window (0009). Then the newest contradicting commits (one
         // more than listed) and, only when there are more, their total, from their index (0008).
         let firstDayInWindow = """
-            FROM flaky_test_days d WHERE d.test_id = ?1 AND d.branch = ?2 AND d.device = ?3 AND d.day >= ?4
+            FROM flaky_test_days d WHERE d.test_key = t.key AND d.branch = ?2 AND d.device = ?3 AND d.day >= ?4
                 ORDER BY d.day LIMIT 1
             """
         let identified = try db.queryFirst(
@@ -310,7 +310,7 @@ struct FlakyAnalysis {
             SELECT t.project, t.suite, t.name, t.arguments,
                 o.passes - coalesce((SELECT d.passes_before \(firstDayInWindow)), o.passes),
                 o.fails - coalesce((SELECT d.fails_before \(firstDayInWindow)), o.fails)
-            FROM tests t LEFT JOIN flaky_outcomes o ON o.test_id = t.id AND o.branch = ?2 AND o.device = ?3
+            FROM tests t LEFT JOIN flaky_outcomes o ON o.test_key = t.key AND o.branch = ?2 AND o.device = ?3
             WHERE t.id = ?1
             """, [candidate.testID, candidate.branch, window.deviceKey, window.sinceDay]
         ) { row in

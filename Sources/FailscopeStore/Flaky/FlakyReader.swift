@@ -4,8 +4,9 @@ import Foundation
 /// Flaky queries over a data folder opened read-only (`failscope flaky --data DIR`): one read-only
 /// connection, no migration, no writer, safe beside a running service.
 ///
-/// - Throws (init): `StoreError.invalid` when the folder has no database or its schema predates
-///   `0007_flaky_outcome_packs` (run `failscope migrate`), `SQLiteError` when it cannot be opened.
+/// - Throws (init): `StoreError.invalid` when the folder has no database, or its newest migration is not this
+///   binary's newest (older: run `failscope migrate`; newer: use that Failscope), `SQLiteError` when it
+///   cannot be opened.
 public final class FlakyReader {
     private let db: Database
 
@@ -15,10 +16,17 @@ public final class FlakyReader {
             throw StoreError.invalid("no Failscope database at \(path)")
         }
         db = try Database(path: path, mode: .readOnly)
-        let migrated = try db.queryFirst(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'flaky_outcomes'"
+        // The summaries' layout is the newest migration's: an older database needs `failscope migrate` (which
+        // a read-only reader must not run), a newer one a newer binary.
+        let hasMigrations = try db.queryFirst(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'"
         ) { _ in true } ?? false
-        guard migrated else {
+        let newest = hasMigrations ? try db.queryFirst("SELECT max(name) FROM schema_migrations") { $0.optionalString(0) } ?? nil : nil
+        let current = Migration.embedded.last?.name ?? ""
+        if let newest, newest > current {
+            throw StoreError.invalid("the database at \(path) was migrated by a newer Failscope (\(newest)): use that version")
+        }
+        guard newest == current else {
             throw StoreError.invalid("the database at \(path) predates the current flaky summaries: run 'failscope migrate'")
         }
     }

@@ -20,6 +20,8 @@ enum FlakySummaries {
     struct Entry {
         var resultID: Int64
         var testID: String
+        /// The test's `tests.key` (0011).
+        var testKey: Int64
         var project: String
         var suite: String
         var branch: String?
@@ -61,7 +63,7 @@ enum FlakySummaries {
             let failed = isFailure(entry.status) ? 1 : 0
             let device = entry.device ?? ""
             for device in outcomeDeviceKeys(device) {
-                let key = OutcomeKey(testID: entry.testID, branch: entry.branch ?? "", device: device)
+                let key = OutcomeKey(testID: entry.testID, testKey: entry.testKey, branch: entry.branch ?? "", device: device)
                 if keyOutcomes[key] == nil { keyOrder.append(key) }
                 keyOutcomes[key, default: []].append(entry)
                 if !(entry.commit ?? "").isEmpty {
@@ -175,13 +177,13 @@ enum FlakySummaries {
             let row = stored[key]!
             try db.run(
                 """
-                INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes, passes, fails)
+                INSERT INTO flaky_outcomes (test_key, branch, device, newest_result_id, outcomes, passes, fails)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                ON CONFLICT (test_id, branch, device) DO UPDATE SET newest_result_id = excluded.newest_result_id,
+                ON CONFLICT (test_key, branch, device) DO UPDATE SET newest_result_id = excluded.newest_result_id,
                     outcomes = excluded.outcomes, passes = excluded.passes, fails = excluded.fails
                 """,
                 [
-                    key.testID, key.branch, key.device, row.newestResultID, SQLValue.blob(row.pack.encoded()),
+                    key.testKey, key.branch, key.device, row.newestResultID, SQLValue.blob(row.pack.encoded()),
                     row.passes, row.fails,
                 ])
         }
@@ -233,8 +235,8 @@ enum FlakySummaries {
                     let next = try db.queryFirst(
                         """
                         SELECT passes_before, fails_before FROM flaky_test_days
-                        WHERE test_id = ? AND branch = ? AND device = ? AND day > ? ORDER BY day LIMIT 1
-                        """, [key.testID, key.branch, key.device, counts.day], row: { ($0.int64(0), $0.int64(1)) })
+                        WHERE test_key = ? AND branch = ? AND device = ? AND day > ? ORDER BY day LIMIT 1
+                        """, [key.testKey, key.branch, key.device, counts.day], row: { ($0.int64(0), $0.int64(1)) })
                 {
                     base = next
                 }
@@ -246,21 +248,22 @@ enum FlakySummaries {
             try db.run(
                 """
                 UPDATE flaky_test_days SET passes_before = passes_before + ?5, fails_before = fails_before + ?6
-                WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND day > ?4
-                """, [key.testID, key.branch, key.device, counts.day, counts.passes, counts.fails])
+                WHERE test_key = ?1 AND branch = ?2 AND device = ?3 AND day > ?4
+                """, [key.testKey, key.branch, key.device, counts.day, counts.passes, counts.fails])
         }
         for row in inserts {
             try db.run(
                 """
-                INSERT INTO flaky_test_days (test_id, branch, device, day, passes_before, fails_before)
+                INSERT INTO flaky_test_days (test_key, branch, device, day, passes_before, fails_before)
                 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                """, [key.testID, key.branch, key.device, row.day, row.passes, row.fails])
+                """, [key.testKey, key.branch, key.device, row.day, row.passes, row.fails])
         }
     }
 
-    /// A `flaky_outcomes` key.
+    /// A `flaky_outcomes` key (`testKey`, branch, device), with the test's id for the tables keyed by it.
     struct OutcomeKey: Hashable {
         var testID: String
+        var testKey: Int64
         var branch: String
         var device: String
     }
@@ -268,12 +271,12 @@ enum FlakySummaries {
     /// The stored rows of `keys` (keys without one left out), in one statement.
     private static func storedOutcomes(_ db: Database, _ keys: [OutcomeKey]) throws -> [OutcomeKey: StoredOutcomes] {
         var list = BatchJSON()
-        for key in keys { list.append([.text(key.testID), .text(key.branch), .text(key.device)]) }
+        for key in keys { list.append([.integer(key.testKey), .text(key.branch), .text(key.device)]) }
         var rows: [OutcomeKey: StoredOutcomes] = [:]
         try db.withStatement(
             """
             SELECT j.key, o.newest_result_id, o.outcomes, o.passes, o.fails FROM json_each(?1) j JOIN flaky_outcomes o
-                ON o.test_id = json_extract(j.value, '$[0]') AND o.branch = json_extract(j.value, '$[1]')
+                ON o.test_key = json_extract(j.value, '$[0]') AND o.branch = json_extract(j.value, '$[1]')
                 AND o.device = json_extract(j.value, '$[2]')
             """, [list.json]
         ) { row in
@@ -424,6 +427,9 @@ enum FlakySummaries {
         }
     }
 
+    /// The summary tables keyed by `tests.key` instead of the test's id (0011).
+    static let testKeyedTables: Set = ["flaky_outcomes", "flaky_test_days"]
+
     /// The summary tables, in the order the populate statements fill them.
     static let tables = [
         "flaky_outcomes", "flaky_commits", "flaky_test_days", "flaky_page_days", "flaky_test_pages", "flaky_call_sites",
@@ -459,7 +465,10 @@ enum FlakySummaries {
         var days = Set<PageDay>()
         for test in tests {
             for table in tables where table != "page_days" {
-                try db.run("DELETE FROM \(table) WHERE test_id = ?", [test])
+                let keyed = testKeyedTables.contains(table)
+                try db.run(
+                    "DELETE FROM \(table) WHERE \(keyed ? "test_key = (SELECT key FROM tests WHERE id = ?)" : "test_id = ?")",
+                    [test])
             }
             for entry in try entries(db, "WHERE r.test_id = ?", [test]) {
                 try record(db, [entry], pageDays: false)
@@ -487,12 +496,13 @@ enum FlakySummaries {
         try db.query(
             """
             SELECT r.id, r.test_id, r.project, t.suite, r.branch, r.commit_sha, r.device, r.page, r.call_site_file,
-                r.call_site_line, r.status, r.ran_at
+                r.call_site_line, r.status, r.ran_at, t.key
             FROM results r JOIN tests t ON t.id = r.test_id \(condition) ORDER BY r.ran_at, r.id
             """, values
         ) { row in
             Entry(
-                resultID: row.int64(0), testID: row.string(1), project: row.string(2), suite: row.string(3),
+                resultID: row.int64(0), testID: row.string(1), testKey: row.int64(12), project: row.string(2),
+                suite: row.string(3),
                 branch: row.optionalString(4), commit: row.optionalString(5), device: row.optionalString(6),
                 page: row.optionalString(7), callSite: row.optionalString(8).map { (file: $0, line: row.int(9)) },
                 status: row.string(10), ranAt: row.int64(11))
