@@ -272,8 +272,6 @@ extension FailscopeStore {
         var device: String?
     }
 
-    /// The highest attempt stored in run `runID` of each test and device of `identities`, and whether it
-    /// failed: one statement over the batch (`json_each`), each a range of the unique (run, key) index.
     /// Stores the test `id` when it is new, with the next `tests.key` (0011: tests are numbered in the order
     /// they are first stored, so one upload's tests have neighbouring keys), and returns its key.
     private static func storeTest(_ db: Database, id: String, project: String, result: TestResult, firstSeenAt: Int64)
@@ -292,11 +290,16 @@ extension FailscopeStore {
             return Int64(key)
         }
         // A row written without a key (by a tool outside Failscope's ingest): number it now.
-        return try db.queryFirst(
-            "UPDATE tests SET key = (SELECT coalesce(max(key), 0) + 1 FROM tests) WHERE id = ? RETURNING key", [id],
-            row: { $0.int64(0) }) ?? 0
+        guard
+            let key = try db.queryFirst(
+                "UPDATE tests SET key = (SELECT coalesce(max(key), 0) + 1 FROM tests) WHERE id = ? RETURNING key", [id],
+                row: { $0.int64(0) })
+        else { throw StoreError.invalid("test \(id) could not be stored") }
+        return key
     }
 
+    /// The highest attempt stored in run `runID` of each test and device of `identities`, and whether it
+    /// failed: one statement over the batch (`json_each`), each a range of the unique (run, key) index.
     private static func latestAttempts(
         _ db: Database, runID: String, _ identities: [(testID: String, attempt: AttemptKey)]
     ) throws -> [AttemptKey: (attempt: Int, failing: Bool)] {

@@ -1,8 +1,9 @@
 import FailscopeStore
 import Foundation
 
-/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003, 0005, 0007, 0009, 0010 and 0011 redefine them; every generated result has a device; test `i` has `tests.key` i + 1) from the
-/// generator's results as they are produced in time order, and writes them sorted by primary key.
+/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003, 0005, 0007,
+/// 0009, 0010 and 0011 redefine them; every generated result has a device; test `i` has `tests.key` i + 1)
+/// from the generator's results as they are produced in time order, and writes them sorted by primary key.
 /// The same rows as the migration's populate statements (`flaky-bench generate --verify` checks).
 final class SummaryAccumulator {
     private let testIDs: [String]

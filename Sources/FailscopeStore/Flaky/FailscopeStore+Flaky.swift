@@ -217,7 +217,8 @@ struct FlakyWindow {
 }
 extension FailscopeStore {
     /// Recomputes every flaky summary table from `results` in one transaction (after a bulk load that
-    /// bypassed `addResults`, or as a repair), with the "-- populate" statements of the newest migration that has them (0007).
+    /// bypassed `addResults`, or as a repair), with the "-- populate" statements of the newest migration
+    /// that has them (0011).
     public func rebuildFlakySummaries() throws {
         try pool.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
     }

@@ -1,8 +1,8 @@
 import FailscopeModel
 import Foundation
 
-/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003, 0005, 0007, 0009
-/// and 0010 redefine them) inside the ingest transaction, so flaky and page queries read a bounded
+/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003, 0005, 0007, 0009,
+/// 0010 and 0011 redefine them) inside the ingest transaction, so flaky and page queries read a bounded
 /// number of rows per test (docs/flaky.md).
 ///
 /// `record` adds a batch of stored results. `rebuildAll` recomputes every table from `results` with the
@@ -436,10 +436,10 @@ enum FlakySummaries {
         "page_days",
     ]
 
-    /// The "-- populate" statements of the newest migration that has them (0010: packed outcomes with
-    /// lifetime counts, counts before each day, device-summed page and call-site rows, no per-device
-    /// rows but the page rows for results without a device), in order: the current definition of the
-    /// summaries.
+    /// The "-- populate" statements of the newest migration that has them (0011: packed outcomes with
+    /// lifetime counts and counts before each day keyed by `tests.key`, device-summed page and call-site
+    /// rows, no per-device rows but the page rows for results without a device), in order: the current
+    /// definition of the summaries.
     static let populateStatements: [String] = {
         guard
             let (migration, marker) = Migration.embedded.reversed().lazy.compactMap({ migration in
