@@ -58,6 +58,10 @@ extension FailscopeStore {
                         finished_at = coalesce(?, finished_at), updated_at = ?
                     WHERE id = ?
                     """, metadata + [finishedAt, nowMs, run.id])
+                // The days the run's results ran on before the change: their page counts are recomputed too.
+                let formerDays = try db.query(
+                    "SELECT DISTINCT ran_at / ? FROM results WHERE run_id = ?", [FlakySummaries.millisecondsPerDay, run.id]
+                ) { $0.int64(0) }
                 try db.run(
                     """
                     UPDATE results SET branch = ?, commit_sha = ?, device = coalesce(reported_device, ?),
@@ -69,7 +73,9 @@ extension FailscopeStore {
                         run.branch, run.commit, run.device, startedAt, run.id, run.branch, run.commit, run.device,
                         startedAt,
                     ])
-                if db.changes > 0 { try FlakySummaries.rebuild(db, testsOfRun: run.id) }
+                if db.changes > 0 {
+                    try FlakySummaries.rebuild(db, testsOfRun: run.id, project: run.project, formerDays: formerDays)
+                }
                 try refreshStatus(db, runID: run.id)
                 return .updated
             }
@@ -410,6 +416,7 @@ extension FailscopeStore {
             guard finishedAt >= run.startedAt else { throw .invalid("finishedAt must not be before startedAt") }
         }
         try checkText(run.project, field: "project", required: true)
+        try checkDevice(run.device, field: "device")
         for (field, value) in [
             ("branch", run.branch), ("commit", run.commit), ("device", run.device), ("osVersion", run.osVersion),
             ("ciProvider", run.ciProvider), ("ciBuildURL", run.ciBuildURL), ("ciJob", run.ciJob),
@@ -423,6 +430,9 @@ extension FailscopeStore {
         if let startedAt = result.startedAt { try checkTime(startedAt, field: "\(prefix).startedAt", now: now) }
         try checkText(result.suite, field: "\(prefix).suite", required: true)
         try checkText(result.name, field: "\(prefix).name", required: true)
+        if let arguments = result.arguments { try checkText(arguments, field: "\(prefix).arguments", required: false) }
+        try checkDevice(result.device, field: "\(prefix).device")
+        if let device = result.device { try checkText(device, field: "\(prefix).device", required: false) }
         guard (1...Limits.maximumAttempt).contains(result.attempt) else {
             throw .invalid("\(prefix).attempt must be 1...\(Limits.maximumAttempt)")
         }
@@ -454,9 +464,26 @@ extension FailscopeStore {
                     throw .invalid("\(prefix).failures[\(position)].\(field).line must be >= 0")
                 }
             }
+            try checkTexts(
+                [("page", failure.page), ("action", failure.action), ("location.file", failure.location?.file),
+                    ("callSite.file", failure.callSite?.file)], in: "\(prefix).failures[\(position)]")
         }
-        for (position, step) in result.trail.enumerated() where (step.callSite?.line ?? 0) < 0 {
-            throw .invalid("\(prefix).trail[\(position)].callSite.line must be >= 0")
+        for (position, step) in result.trail.enumerated() {
+            if (step.callSite?.line ?? 0) < 0 { throw .invalid("\(prefix).trail[\(position)].callSite.line must be >= 0") }
+            try checkTexts(
+                [("page", step.page), ("action", step.action), ("callSite.file", step.callSite?.file)],
+                in: "\(prefix).trail[\(position)]")
+        }
+    }
+
+    /// `*` names every device in the flaky summaries (and the flaky queries refuse it as a filter).
+    private static func checkDevice(_ device: String?, field: String) throws(StoreError) {
+        if device == "*" { throw .invalid("\(field) '*' is reserved: it stands for every device") }
+    }
+
+    private static func checkTexts(_ fields: [(String, String?)], in prefix: String) throws(StoreError) {
+        for (field, value) in fields {
+            if let value { try checkText(value, field: "\(prefix).\(field)", required: false) }
         }
     }
 
@@ -465,5 +492,7 @@ extension FailscopeStore {
         guard value.utf8.count <= Limits.textFieldBytes else {
             throw .invalid("\(field) is longer than \(Limits.textFieldBytes) bytes")
         }
+        // A NUL cannot be given back as a query parameter (and C strings end there).
+        guard !value.utf8.contains(0) else { throw .invalid("\(field) must not contain a NUL character") }
     }
 }

@@ -28,7 +28,10 @@ final class CommandLineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: data) }
         let first = try run(["migrate", "--data", data.path])
         XCTAssertEqual(first.status, 0, first.error)
-        XCTAssertEqual(first.output, Migration.embedded.map { "Applied \($0.name)\n" }.joined())
+        XCTAssertEqual(
+            first.output,
+            "Created a new database at \(data.appendingPathComponent(FailscopeStore.databaseFileName).path)\n"
+                + Migration.embedded.map { "Applied \($0.name)\n" }.joined())
         XCTAssertEqual(
             try run(["migrate", "--data", data.path]).output,
             "Database is up to date (\(Migration.embedded.last!.name)).\n")
@@ -99,6 +102,22 @@ final class CommandLineTests: XCTestCase {
         let report = try WireCoding.decoder().decode(FlakyReport.self, from: Data(json.output.utf8))
         XCTAssertEqual(report.flaky.map(\.branch).sorted(), branches.sorted())
         XCTAssertEqual(Set(report.flaky.map { $0.reasons }), [[.contradiction]])
+
+        // The page list's device column: a result without a device is "(none)", as on the dashboard.
+        let noDevice = try FailscopeStore(directory: data)
+        try noDevice.putRun(Run(id: "nodevice", project: "Shop", branch: "main", commit: "c0", startedAt: Date()))
+        try noDevice.addResults(
+            ResultBatch(results: [
+                TestResult(
+                    suite: "ItemTests", name: "testQuantityPickerReachesItsLargestValueOnEveryDevice0", attempt: 1,
+                    status: .failed, failures: [Failure(message: "Timed out", page: "ItemPage")])
+            ]), toRun: "nodevice")
+        noDevice.close()
+        let pages = try run(["flaky", "--data", data.path, "--pages"])
+        XCTAssertEqual(pages.status, 0, pages.error)
+        XCTAssertTrue(
+            pages.output.split(separator: "\n").contains { $0.hasPrefix("ItemPage") && $0.hasSuffix("(none) 1, iPhone 15 1") },
+            pages.output)
 
         let suiteAlone = try run(["flaky", "--data", data.path, "--suite", "ItemTests"])
         XCTAssertEqual(suiteAlone.status, 64)

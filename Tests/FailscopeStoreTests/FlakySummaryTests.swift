@@ -87,6 +87,28 @@ final class FlakySummaryTests: XCTestCase {
         XCTAssertEqual(branches, ["feature", "main", "release"])
     }
 
+    func testMovingARunToAnotherDayMovesItsPageCounts() throws {
+        // A test only this run has, on a page only it visits: after the run moves 4 days back, the page
+        // counts of its former day are gone, not left beside those of the new day.
+        try store.putRun(Run(id: "moved", project: "Shop", branch: "main", startedAt: referenceDate.addingTimeInterval(-2 * 86_400)))
+        try store.addResults(
+            ResultBatch(results: [
+                TestResult(
+                    suite: "S", name: "testMoved", status: .failed, failures: [Failure(message: "m", page: "MovePage")],
+                    trail: [TrailStep(page: "MovePage")]),
+                TestResult(suite: "S", name: "testMoved", attempt: 2, status: .passed, trail: [TrailStep(page: "MovePage")]),
+            ]), toRun: "moved")
+        try store.putRun(Run(id: "moved", project: "Shop", branch: "main", startedAt: referenceDate.addingTimeInterval(-6 * 86_400)))
+        let days = try store.pool.read { db in
+            try db.query("SELECT day, results, fails FROM page_days WHERE page = 'MovePage'") {
+                "\($0.int64(0)) \($0.int(1)) \($0.int(2))"
+            }
+        }
+        let movedDay = Timestamp.milliseconds(referenceDate.addingTimeInterval(-6 * 86_400)) / FlakySummaries.millisecondsPerDay
+        XCTAssertEqual(days, ["\(movedDay) 2 1"])
+        try assertMatchesRebuild()
+    }
+
     /// A database whose summaries were computed by migration `applied` (its "-- populate" statements over
     /// the results `ingestHistory` stores) and then upgraded by the newer migrations keeps exactly the
     /// summaries, and gives exactly the flaky answers, of a database ingesting the same history now.

@@ -83,6 +83,37 @@ final class IngestTests: XCTestCase {
         XCTAssertThrowsError(try store.finishRun("nope", RunFinish(finishedAt: referenceDate)))
     }
 
+    func testReservedDeviceOverlongFieldsAndNULsAreRefused() throws {
+        var starRun = sampleRun()
+        starRun.device = "*"
+        XCTAssertThrowsError(try store.putRun(starRun)) { error in
+            XCTAssertEqual(error as? StoreError, .invalid("device '*' is reserved: it stands for every device"))
+        }
+        try store.putRun(sampleRun())
+        let long = String(repeating: "p", count: 4097)
+        var cases: [(TestResult, String)] = []
+        var result = passingResult(name: "testStar")
+        result.device = "*"
+        cases.append((result, "results[0].device '*' is reserved: it stands for every device"))
+        result = passingResult(name: "testLongDevice")
+        result.device = long
+        cases.append((result, "results[0].device is longer than 4096 bytes"))
+        result = failingResult(name: "testLongPage")
+        result.failures[0].page = long
+        cases.append((result, "results[0].failures[0].page is longer than 4096 bytes"))
+        result = passingResult(name: "testLongTrail")
+        result.trail = [TrailStep(page: long)]
+        cases.append((result, "results[0].trail[0].page is longer than 4096 bytes"))
+        result = passingResult(name: "testNUL\u{0}")
+        cases.append((result, "results[0].name must not contain a NUL character"))
+        for (bad, message) in cases {
+            XCTAssertThrowsError(try store.addResults(ResultBatch(results: [bad]), toRun: "run-1")) { error in
+                XCTAssertEqual(error as? StoreError, .invalid(message))
+            }
+        }
+        XCTAssertEqual(try store.runSummary("run-1")?.counts.total, 0)
+    }
+
     func testHostileTextIsStoredVerbatim() throws {
         let injection = "x'); DROP TABLE results; --"
         let html = "<script>alert(1)</script><img src=x onerror=alert(2)>"

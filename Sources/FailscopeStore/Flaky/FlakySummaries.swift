@@ -6,8 +6,8 @@ import Foundation
 /// number of rows per test (docs/flaky.md).
 ///
 /// `record` adds a batch of stored results. `rebuildAll` recomputes every table from `results` with the
-/// newest migration's "-- populate" statements; `rebuild(_:testsOfRun:)` records the results of a run's
-/// tests again when the run's branch, commit, device or start changed. All give the same rows
+/// newest migration's "-- populate" statements; `rebuild(_:testsOfRun:project:formerDays:)` records the
+/// results of a run's tests again when the run's branch, commit, device or start changed. All give the same rows
 /// (`FlakySummaryTests` checks it).
 enum FlakySummaries {
     /// The newest results kept per (test, branch, device) in `flaky_outcomes`; bounds `FlakyPolicy`'s windows.
@@ -457,12 +457,13 @@ enum FlakySummaries {
         for statement in populateStatements { try db.execute(statement) }
     }
 
-    /// Recomputes the summaries of every test with a result in run `runID`, and the page rows of the
-    /// days those tests ran, by recording their results again in time order (a run's branch, commit,
-    /// device or start time changed; rare, bounded by those tests' history).
-    static func rebuild(_ db: Database, testsOfRun runID: String) throws {
+    /// Recomputes the summaries of every test with a result in run `runID` (of `project`), and the page rows
+    /// of the days those tests ran and of `formerDays` (the days the run's results ran on before the change),
+    /// by recording their results again in time order (a run's branch, commit, device or start time changed;
+    /// rare, bounded by those tests' history).
+    static func rebuild(_ db: Database, testsOfRun runID: String, project: String, formerDays: [Int64]) throws {
         let tests = try db.query("SELECT DISTINCT test_id FROM results WHERE run_id = ?", [runID]) { $0.string(0) }
-        var days = Set<PageDay>()
+        var days = Set(formerDays.map { PageDay(project: project, day: $0) })
         for test in tests {
             for table in tables where table != "page_days" {
                 let keyed = testKeyedTables.contains(table)

@@ -182,7 +182,8 @@ enum FlakyTable {
                     + cell(String(page.flakyFailureCount), 6, right: true) + " "
                     + cell(String(page.failureCount), 6, right: true) + " " + cell(String(page.resultCount), 8, right: true)
                     + "  " + cell(day(page.lastFlakyFailureAt), 16) + "  "
-                    + page.devices.map { "\($0.device) \($0.failureCount)" }.joined(separator: ", "))
+                    + page.devices.map { "\($0.device.isEmpty ? "(none)" : $0.device) \($0.failureCount)" }
+                    .joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
     }
