@@ -34,12 +34,13 @@ public enum WireCoding {
         return decoder
     }
 
-    /// Formats a date as ISO 8601 UTC with milliseconds: `2026-11-30T04:27:58.125Z` (milliseconds
-    /// truncated). Hand-written from the civil-from-days algorithm (H. Hinnant, "chrono-Compatible
+    /// Formats a date as ISO 8601 UTC with milliseconds: `2026-11-30T04:27:58.125Z` (rounded to the
+    /// nearest millisecond, as the store keeps times, so a parsed date formats back to the same text).
+    /// Hand-written from the civil-from-days algorithm (H. Hinnant, "chrono-Compatible
     /// Low-Level Date Algorithms"): the reporter formats a date for every result it spools, and
     /// `Date.ISO8601FormatStyle` costs several microseconds a call.
     public static func formatDate(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (days, dayMilliseconds) = floorDivision(milliseconds, 86_400_000)
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097

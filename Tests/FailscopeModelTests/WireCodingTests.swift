@@ -72,4 +72,20 @@ final class DateFormattingTests: XCTestCase {
         XCTAssertEqual(WireCoding.formatDate(Date(timeIntervalSince1970: 951_782_400)), "2000-02-29T00:00:00.000Z")
         XCTAssertEqual(WireCoding.formatDate(Date(timeIntervalSince1970: -0.5)), "1969-12-31T23:59:59.500Z")
     }
+
+    func testEveryMillisecondFormatsBackToTheSameText() {
+        // A parsed date or one made from stored milliseconds is the nearest Double, a hair below the
+        // millisecond for some values: formatting must give the same text back (the CLI re-encodes the API's JSON).
+        var mismatches: [String] = []
+        let second = Int64(WireCoding.parseDate("2026-11-30T12:49:51Z")?.timeIntervalSince1970 ?? 0)
+        XCTAssertEqual(second, 1_796_042_991)
+        for millisecond in 0..<1000 {
+            let text = String(format: "2026-11-30T12:49:51.%03dZ", millisecond)
+            let stored = Date(timeIntervalSince1970: Double(second * 1000 + Int64(millisecond)) / 1000)
+            if WireCoding.parseDate(text).map(WireCoding.formatDate) != text || WireCoding.formatDate(stored) != text {
+                mismatches.append(text)
+            }
+        }
+        XCTAssertEqual(mismatches, [])
+    }
 }
