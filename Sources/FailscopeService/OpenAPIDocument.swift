@@ -794,7 +794,8 @@ enum OpenAPIDocument {
                 "type": "object",
                 "properties": {
                   "file": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "line": {
                     "type": "integer",
@@ -833,10 +834,12 @@ enum OpenAPIDocument {
                 "type": "object",
                 "properties": {
                   "page": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "action": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "callSite": {
                     "$ref": "#/components/schemas/SourceLocation"
@@ -887,10 +890,12 @@ enum OpenAPIDocument {
                     "$ref": "#/components/schemas/SourceLocation"
                   },
                   "page": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "action": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "callSite": {
                     "$ref": "#/components/schemas/SourceLocation"
@@ -922,17 +927,24 @@ enum OpenAPIDocument {
                 "properties": {
                   "suite": {
                     "type": "string",
-                    "minLength": 1
+                    "minLength": 1,
+                    "maxLength": 4096
                   },
                   "name": {
                     "type": "string",
-                    "minLength": 1
+                    "minLength": 1,
+                    "maxLength": 4096
                   },
                   "arguments": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "device": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096,
+                    "not": {
+                      "const": "*"
+                    }
                   },
                   "attempt": {
                     "type": "integer",
@@ -999,28 +1011,39 @@ enum OpenAPIDocument {
                   },
                   "project": {
                     "type": "string",
-                    "minLength": 1
+                    "minLength": 1,
+                    "maxLength": 4096
                   },
                   "branch": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "commit": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "device": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096,
+                    "not": {
+                      "const": "*"
+                    }
                   },
                   "osVersion": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "ciProvider": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "ciBuildURL": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "ciJob": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 4096
                   },
                   "source": {
                     "type": "string",
