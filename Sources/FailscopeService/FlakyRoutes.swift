@@ -41,12 +41,9 @@ struct FlakyRoutes: Sendable {
     }
 
     private static func text(_ request: Request, _ name: String) throws -> String? {
-        guard let value = try Handlers.queryValue(request, name), !value.isEmpty else { return nil }
+        guard let value = try Handlers.filterValue(request, name) else { return nil }
         guard value.utf8.count <= FailscopeStore.Limits.textFieldBytes else {
             throw ServiceError.invalidParameter("\(name) is longer than \(FailscopeStore.Limits.textFieldBytes) bytes.")
-        }
-        if name == "device" && value == "*" {
-            throw ServiceError.invalidParameter("device '*' is reserved.")
         }
         return value
     }

@@ -292,16 +292,10 @@ extension FailscopeStore {
         {
             return key
         }
-        if let key = try db.queryFirst("SELECT key FROM tests WHERE id = ?", [id], row: { $0.optionalInt(0) }) ?? nil {
-            return Int64(key)
-        }
-        // A row written without a key (by a tool outside Failscope's ingest): number it now.
-        guard
-            let key = try db.queryFirst(
-                "UPDATE tests SET key = (SELECT coalesce(max(key), 0) + 1 FROM tests) WHERE id = ? RETURNING key", [id],
-                row: { $0.int64(0) })
-        else { throw StoreError.invalid("test \(id) could not be stored") }
-        return key
+        // Stored before: 0011 numbered every test, and ingest numbers each new one.
+        guard let key = try db.queryFirst("SELECT key FROM tests WHERE id = ?", [id], row: { $0.optionalInt(0) }) ?? nil
+        else { throw StoreError.invalid("test \(id) has no key: run 'failscope migrate'") }
+        return Int64(key)
     }
 
     /// The highest attempt stored in run `runID` of each test and device of `identities`, and whether it

@@ -170,15 +170,7 @@ extension FailscopeStore {
         guard (1...500).contains(limit) else { throw StoreError.invalid("limit must be 1...500") }
         let position = try cursor.map { cursor throws(StoreError) in try Cursor.decode(cursor, list: .history) }
         return try pool.read { db -> TestHistory? in
-            guard
-                let test = try db.queryFirst(
-                    "SELECT project, suite, name, arguments FROM tests WHERE id = ?", [testID],
-                    row: {
-                        TestIdentity(
-                            project: $0.string(0), suite: $0.string(1), name: $0.string(2),
-                            arguments: $0.string(3).isEmpty ? nil : $0.string(3))
-                    })
-            else { return nil }
+            guard let test = try Self.testIdentity(db, testID) else { return nil }
             var values: [any SQLBindable] = [testID]
             var cursorCondition = ""
             if let position, let id = Int64(position.key) {  // decode checked the key
@@ -393,5 +385,23 @@ struct Cursor: Sendable, Hashable {
         let cursor = Cursor(list: list, time: time, key: key)
         guard cursor.encoded == text else { throw invalid }
         return cursor
+    }
+}
+
+extension FailscopeStore {
+    /// The identity of test `testID` (`tests`), `nil` for an unknown id.
+    static func testIdentity(_ db: Database, _ testID: String) throws -> TestIdentity? {
+        try db.queryFirst(
+            "SELECT project, suite, name, arguments FROM tests WHERE id = ?", [testID], row: TestIdentity.init(row:))
+    }
+}
+
+extension TestIdentity {
+    /// The identity in a row whose first four columns are `tests`' project, suite, name and arguments
+    /// (`''` for none).
+    init(row: Statement) {
+        self.init(
+            project: row.string(0), suite: row.string(1), name: row.string(2),
+            arguments: row.string(3).isEmpty ? nil : row.string(3))
     }
 }

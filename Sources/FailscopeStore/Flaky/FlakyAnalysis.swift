@@ -266,14 +266,6 @@ struct FlakyAnalysis {
         }
     }
 
-    private func identity(_ testID: String) throws -> TestIdentity? {
-        try db.queryFirst("SELECT project, suite, name, arguments FROM tests WHERE id = ?", [testID]) {
-            TestIdentity(
-                project: $0.string(0), suite: $0.string(1), name: $0.string(2),
-                arguments: $0.string(3).isEmpty ? nil : $0.string(3))
-        }
-    }
-
     /// The result's run, time and first screenshot link.
     func failureLink(_ resultID: Int64) throws -> FailureLink? {
         try db.queryFirst(
@@ -315,9 +307,7 @@ struct FlakyAnalysis {
             """, [candidate.testID, candidate.branch, window.deviceKey, window.sinceDay]
         ) { row in
             (
-                test: TestIdentity(
-                    project: row.string(0), suite: row.string(1), name: row.string(2),
-                    arguments: row.string(3).isEmpty ? nil : row.string(3)),
+                test: TestIdentity(row: row),
                 counts: (passes: row.optionalInt(4) ?? 0, fails: row.optionalInt(5) ?? 0)
             )
         }
@@ -390,7 +380,7 @@ struct FlakyAnalysis {
 
     /// The report entry of a broken candidate.
     func brokenTest(_ candidate: Candidate, _ evaluated: Evaluated, commit: String, failCount: Int) throws -> BrokenTest {
-        let test = try identity(candidate.testID)
+        let test = try FailscopeStore.testIdentity(db, candidate.testID)
         return BrokenTest(
             testId: candidate.testID, project: test?.project ?? "", suite: test?.suite ?? "", name: test?.name ?? "",
             arguments: test?.arguments, branch: candidate.branch, commit: commit, failCount: failCount,

@@ -125,10 +125,9 @@ enum FlakySummaries {
     /// `OutcomePack.capacity`, adds them to the lifetime counts and writes the rows back, and keeps each key's
     /// day rows (`flaky_test_days`, 0009); returns the `flaky_commits` rows of commits failing in the batch,
     /// counted over the pack before trimming (a commit's first failure starts its row from them).
-    private static func updateOutcomePacks(_ db: Database, _ keyOrder: [OutcomeKey], _ added: [OutcomeKey: [Entry]])
-        throws
-        -> BatchJSON
-    {
+    private static func updateOutcomePacks(
+        _ db: Database, _ keyOrder: [OutcomeKey], _ added: [OutcomeKey: [Entry]]
+    ) throws -> BatchJSON {
         var stored = try storedOutcomes(db, keyOrder)
         var firstFailures = BatchJSON()
         var dayRows: [(key: OutcomeKey, days: [DayCounts], before: StoredOutcomes)] = []
