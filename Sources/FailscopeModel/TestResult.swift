@@ -68,7 +68,13 @@ public struct TestResult: Codable, Sendable, Hashable {
 
     /// The idempotency key of this result within its run: the same key uploaded twice is stored once.
     /// Shape: `suite \u{1F} name \u{1F} arguments \u{1F} device \u{1F} attempt`.
-    public var resultKey: String {
-        [suite, name, arguments ?? "", device ?? "", String(attempt)].joined(separator: "\u{1F}")
+    public var resultKey: String { Self.resultKey(stem: resultKeyStem, attempt: attempt) }
+
+    /// The ``resultKey`` of attempt `attempt` of the test and device whose ``resultKeyStem`` is `stem`.
+    public static func resultKey(stem: String, attempt: Int) -> String { stem + "\u{1F}" + String(attempt) }
+
+    /// The ``resultKey`` without the attempt: every attempt of one test on one device shares it.
+    public var resultKeyStem: String {
+        [suite, name, arguments ?? "", device ?? ""].joined(separator: "\u{1F}")
     }
 }

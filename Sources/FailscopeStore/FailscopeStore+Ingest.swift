@@ -108,6 +108,13 @@ extension FailscopeStore {
         let now = Date()
         for (index, result) in batch.results.enumerated() { try Self.validate(result, index: index, now: now) }
         let nowMs = Timestamp.milliseconds(now)
+        // The per-result work that needs no lock (test ids are SHA-256 over the run's project, which never
+        // changes) is done before taking the one writer, so concurrent uploads only queue for the SQL.
+        guard let project = try pool.read({ db in
+            try db.queryFirst("SELECT project FROM runs WHERE id = ?", [runID], row: { $0.string(0) })
+        })
+        else { throw StoreError.runNotFound(runID) }
+        let identities = BatchIdentities(batch.results, project: project)
         return try pool.write { db in
             try db.transaction(.immediate) { () throws -> BatchOutcome in
                 guard
@@ -125,32 +132,27 @@ extension FailscopeStore {
                 var failingDelta = 0
                 var entries: [FlakySummaries.Entry] = []
                 entries.reserveCapacity(batch.results.count)
+                // A run deleted by retention and created again in another project meanwhile: ids anew.
+                let identities =
+                    run.project == project ? identities : BatchIdentities(batch.results, project: run.project)
+                let attempts = zip(batch.results, identities.stems).map { result, stem in
+                    AttemptKey(stem: stem, device: result.device ?? run.device)
+                }
                 // Each test's latest attempt so far in this run (the unique index's key range of the test), to
                 // keep failing_test_count exact without re-reading the whole run: one lookup for the batch,
                 // then kept up to date as the batch's results are stored.
-                let identities = batch.results.map { result in
-                    (
-                        testID: TestIdentity.id(
-                            project: run.project, suite: result.suite, name: result.name, arguments: result.arguments),
-                        attempt: AttemptKey(
-                            stem: [result.suite, result.name, result.arguments ?? "", result.device ?? ""]
-                                .joined(separator: "\u{1F}"), device: result.device ?? run.device)
-                    )
-                }
-                var latest = try Self.latestAttempts(db, runID: runID, identities)
-                var testKeys: [String: Int64] = [:]
-                for (result, identity) in zip(batch.results, identities) {
-                    let testID = identity.testID
+                var latest = try Self.latestAttempts(db, runID: runID, Array(zip(identities.testIDs, attempts)))
+                let testKeys = try Self.storeTests(
+                    db, project: run.project, Array(zip(identities.testIDs, batch.results)), firstSeenAt: nowMs)
+                for (index, result) in batch.results.enumerated() {
+                    let testID = identities.testIDs[index]
+                    let attempt = attempts[index]
                     let firstFailure = result.failures.first
                     let lastStep = result.trail.last
                     let page = firstFailure?.page ?? lastStep?.page
                     let callSite = firstFailure?.callSite ?? lastStep?.callSite
                     let startedAt = result.startedAt.map(Timestamp.milliseconds)
-                    if testKeys[testID] == nil {
-                        testKeys[testID] = try Self.storeTest(
-                            db, id: testID, project: run.project, result: result, firstSeenAt: nowMs)
-                    }
-                    let previous = latest[identity.attempt]
+                    let previous = latest[attempt]
                     try db.run(
                         """
                         INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device,
@@ -160,7 +162,7 @@ extension FailscopeStore {
                         ON CONFLICT (run_id, result_key) DO NOTHING
                         """,
                         [
-                            runID, result.resultKey, testID, run.project, run.branch, run.commit,
+                            runID, identities.resultKeys[index], testID, run.project, run.branch, run.commit,
                             result.device ?? run.device, result.device, page, callSite?.file, callSite?.line,
                             result.attempt, result.status.rawValue, result.skipReason, startedAt,
                             startedAt ?? run.startedAt, result.duration, result.systemOut, result.systemErr,
@@ -174,7 +176,7 @@ extension FailscopeStore {
                     added[result.status, default: 0] += 1
                     if previous == nil || result.attempt > previous!.attempt {
                         failingDelta += (result.status.outcome == .fail ? 1 : 0) - (previous?.failing == true ? 1 : 0)
-                        latest[identity.attempt] = (result.attempt, result.status.outcome == .fail)
+                        latest[attempt] = (result.attempt, result.status.outcome == .fail)
                     }
                     try insertDetails(db, resultID: resultID, result: result)
                     entries.append(
@@ -278,24 +280,60 @@ extension FailscopeStore {
         var device: String?
     }
 
-    /// Stores the test `id` when it is new, with the next `tests.key` (0011: tests are numbered in the order
-    /// they are first stored, so one upload's tests have neighbouring keys), and returns its key.
-    private static func storeTest(_ db: Database, id: String, project: String, result: TestResult, firstSeenAt: Int64)
-        throws -> Int64
-    {
-        if let key = try db.queryFirst(
-            """
-            INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key)
-            VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(key), 0) + 1 FROM tests))
-            ON CONFLICT (id) DO NOTHING RETURNING key
-            """, [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt], row: { $0.int64(0) })
-        {
-            return key
+    /// What identifies each result of a batch, by position: its test's id (``TestIdentity/id``), its
+    /// ``TestResult/resultKey`` and that key's stem (the key without the attempt).
+    struct BatchIdentities {
+        var testIDs: [String] = []
+        var resultKeys: [String] = []
+        var stems: [String] = []
+
+        init(_ results: [TestResult], project: String) {
+            testIDs.reserveCapacity(results.count)
+            resultKeys.reserveCapacity(results.count)
+            stems.reserveCapacity(results.count)
+            for result in results {
+                testIDs.append(
+                    TestIdentity.id(
+                        project: project, suite: result.suite, name: result.name, arguments: result.arguments))
+                let stem = result.resultKeyStem
+                stems.append(stem)
+                resultKeys.append(TestResult.resultKey(stem: stem, attempt: result.attempt))
+            }
         }
-        // Stored before: 0011 numbered every test, and ingest numbers each new one.
-        guard let key = try db.queryFirst("SELECT key FROM tests WHERE id = ?", [id], row: { $0.optionalInt(0) }) ?? nil
-        else { throw StoreError.invalid("test \(id) has no key: run 'failscope migrate'") }
-        return Int64(key)
+    }
+
+    /// The `tests.key` of each test of a batch (`tests`: id and the result that names it, in batch order):
+    /// one lookup for the batch's stored tests, then each new test stored with the next key (0011: tests are
+    /// numbered in the order they are first stored, so one upload's tests have neighbouring keys). Runs in the
+    /// write transaction, so no other writer numbers tests meanwhile.
+    ///
+    /// - Throws: `StoreError.invalid` for a stored test without a key (a database 0011 has not numbered),
+    ///   `SQLiteError`.
+    private static func storeTests(
+        _ db: Database, project: String, _ tests: [(id: String, result: TestResult)], firstSeenAt: Int64
+    ) throws -> [String: Int64] {
+        var ids = BatchJSON()
+        for test in tests { ids.append([.text(test.id)]) }
+        var keys: [String: Int64] = [:]
+        keys.reserveCapacity(tests.count)
+        for (id, key) in try db.query(
+            """
+            SELECT t.id, t.key FROM json_each(?1) j JOIN tests t ON t.id = json_extract(j.value, '$[0]')
+            """, [ids.json], row: { ($0.string(0), $0.optionalInt(1)) })
+        {
+            guard let key else { throw StoreError.invalid("test \(id) has no key: run 'failscope migrate'") }
+            keys[id] = Int64(key)
+        }
+        guard tests.contains(where: { keys[$0.id] == nil }) else { return keys }
+        var next = try db.queryFirst("SELECT coalesce(max(key), 0) FROM tests", row: { $0.int64(0) }) ?? 0
+        for (id, result) in tests where keys[id] == nil {
+            next += 1
+            try db.run(
+                "INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt, next])
+            keys[id] = next
+        }
+        return keys
     }
 
     /// The highest attempt stored in run `runID` of each test and device of `identities`, and whether it

@@ -202,8 +202,12 @@ final class FlakySummaryTests: XCTestCase {
             ResultBatch(results: ["testC", "testA", "testB"].map { TestResult(suite: "S", name: $0, status: .passed) }),
             toRun: "r1")
         try store.putRun(Run(id: "r2", project: "Shop", branch: "main", startedAt: referenceDate))
+        // A new test twice in one batch (a retry) is stored once, with one key.
+        var retry = TestResult(suite: "S", name: "testD", status: .passed)
+        retry.attempt = 2
         try store.addResults(
-            ResultBatch(results: ["testD", "testA"].map { TestResult(suite: "S", name: $0, status: .failed) }), toRun: "r2")
+            ResultBatch(results: ["testD", "testA"].map { TestResult(suite: "S", name: $0, status: .failed) } + [retry]),
+            toRun: "r2")
         let keys = try store.pool.read { db in
             try db.query("SELECT name, key FROM tests ORDER BY key") { "\($0.string(0))=\($0.int(1))" }
         }
