@@ -1,4 +1,5 @@
 import FailscopeModel
+import Synchronization
 import XCTest
 
 @testable import FailscopeStore
@@ -14,6 +15,53 @@ final class DatabaseTests: XCTestCase {
             XCTAssertEqual(try db.scalar("PRAGMA foreign_keys").int, 1)
             XCTAssertEqual(try db.scalar("PRAGMA busy_timeout").int, 5_000)
         }
+    }
+
+    func testAWriteThatFillsTheWALIsCheckpointedOnceTheWriterIsReleased() throws {
+        let folder = try makeTemporaryDirectory()
+        let path = folder.appendingPathComponent("t.sqlite").path
+        let pool = try DatabasePool(path: path, checkpointFrames: 20)
+        defer { pool.close() }
+        try pool.write { try $0.execute("CREATE TABLE t (x BLOB)") }
+        let before = try fileSize(path)
+        try pool.write { db in
+            // About 50 pages, so the WAL passes 20 frames in this one commit.
+            for _ in 0..<50 { try db.run("INSERT INTO t VALUES (zeroblob(4000))") }
+            // SQLite's own auto-checkpoint is off: nothing reaches the database file inside the write.
+            XCTAssertEqual(try self.fileSize(path), before)
+        }
+        XCTAssertGreaterThan(try fileSize(path), before + 40 * 4096, "the pages were copied into the database file")
+    }
+
+    func testConcurrentWritesKeepTheWALBounded() throws {
+        let folder = try makeTemporaryDirectory()
+        let path = folder.appendingPathComponent("t.sqlite").path
+        let pool = try DatabasePool(path: path, checkpointFrames: 20)
+        defer { pool.close() }
+        try pool.write { try $0.execute("CREATE TABLE t (x BLOB)") }
+        let failures = Mutex(0)
+        // 4 writers x 100 commits x 3 pages: 1,200 frames if nothing were checkpointed.
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<100 {
+                do {
+                    try pool.write { db in
+                        try db.transaction(.immediate) {
+                            for _ in 0..<3 { try db.run("INSERT INTO t VALUES (zeroblob(4000))") }
+                        }
+                    }
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+        XCTAssertEqual(try pool.read { try $0.scalar("SELECT count(*) FROM t").int }, 1_200)
+        // At most 8 x 20 frames before the writer checkpoints itself, plus one commit's frames, of 4 KiB pages.
+        XCTAssertLessThan(try fileSize(path + "-wal"), (8 * 20 + 10) * (4096 + 24) + 32)
+    }
+
+    private func fileSize(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
     }
 
     func testWALRefusedOnAnInMemoryDatabaseIsAnError() throws {

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// `write` runs its body with exclusive use of the writer (callers queue on a lock); `read` gives a
 /// reader inside a deferred transaction, so every query in the body sees one snapshot. Readers are
-/// opened on first need and reused. `close()` waits for the writer, checkpoints the WAL and closes
-/// every connection; later calls throw `SQLiteError` (`SQLITE_MISUSE`).
+/// opened on first need and reused. The WAL is checkpointed after writes, outside the writer
+/// (``WALCheckpointer``). `close()` waits for the writer, checkpoints the WAL and closes every connection;
+/// later calls throw `SQLiteError` (`SQLITE_MISUSE`).
 public final class DatabasePool: @unchecked Sendable {
     /// The database file's path.
     public let path: String
@@ -16,16 +17,20 @@ public final class DatabasePool: @unchecked Sendable {
 
     private let writerLock = NSLock()
     private var writer: Database?
+    private let checkpointer: WALCheckpointer
 
     private let readerLock = NSLock()
     private let readerSlots: DispatchSemaphore
     private var idleReaders: [Database] = []
     private var closed = false
 
-    /// Opens (creating when missing) the file at `path`, verifies WAL and configures the writer.
+    /// Opens (creating when missing) the file at `path`, verifies WAL and configures the writer;
+    /// `checkpointFrames` is how many pages the WAL gains between checkpoints (``WALCheckpointer``).
     ///
     /// - Throws: `SQLiteError` when the file cannot be opened or WAL is refused.
-    public init(path: String, maximumReaderCount: Int = 4, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+    public init(
+        path: String, maximumReaderCount: Int = 4, busyTimeoutMilliseconds: Int32 = 5_000, checkpointFrames: Int = 1_000
+    ) throws {
         precondition(maximumReaderCount >= 1, "a pool needs at least one reader")
         self.path = path
         self.maximumReaderCount = maximumReaderCount
@@ -34,14 +39,19 @@ public final class DatabasePool: @unchecked Sendable {
         let writer = try Database(path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try writer.configureAsWriter()
         self.writer = writer
+        checkpointer = WALCheckpointer(
+            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, frames: checkpointFrames)
+        checkpointer.observe(writer)
     }
 
     /// Runs `body` with exclusive use of the writer connection.
     @discardableResult
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        defer { checkpointer.checkpointIfDue() }
         writerLock.lock()
         defer { writerLock.unlock() }
         guard let writer else { throw Self.closedError }
+        defer { checkpointer.checkpointIfOverdue(writer) }
         return try body(writer)
     }
 
@@ -62,6 +72,7 @@ public final class DatabasePool: @unchecked Sendable {
         closed = true
         idleReaders.removeAll()
         readerLock.unlock()
+        checkpointer.close()
         if let writer {
             try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
