@@ -12,9 +12,11 @@ import Synchronization
 /// checkpoints at a time (the others go on), and writers keep writing meanwhile. A single-threaded caller does
 /// the same work as with auto-checkpoint, in the same order.
 ///
-/// A WAL restarts from its beginning only when it was fully copied at the moment a write starts, so a steady
-/// stream of concurrent writes could keep it growing: past `8 × frames` the writer checkpoints before releasing
-/// (like auto-checkpoint), which lets the next write restart it.
+/// A WAL starts over from its beginning only when it was fully copied at the moment a write starts and no read
+/// still uses an older snapshot, so a steady stream of writes, and reads overlapping them (a dashboard open
+/// while CI uploads), would keep it growing ("checkpoint starvation", https://sqlite.org/wal.html#bigwal).
+/// Past `8 × frames` the writer therefore checkpoints before releasing, which is enough without such reads;
+/// past `16 × frames` it also waits for them (RESTART), so the WAL stays under about `16 × frames` pages.
 final class WALCheckpointer: Sendable {
     /// Frames (pages) added to the WAL between checkpoints (SQLite's auto-checkpoint default is 1,000).
     let frames: Int
@@ -52,12 +54,14 @@ final class WALCheckpointer: Sendable {
     }
 
     /// Called by the holder of the writer after its write: when the WAL has grown past `8 × frames`, waits for a
-    /// running checkpoint and checkpoints on `writer` itself, so the whole WAL is copied (no write runs
-    /// meanwhile) and the next write restarts it.
+    /// running checkpoint and checkpoints on `writer` itself, so the whole WAL is copied (no write runs meanwhile)
+    /// and the next write can start it over. Past `16 × frames`, reads on older snapshots kept it from starting
+    /// over: the checkpoint is then a RESTART, which also waits for those reads (up to the busy timeout).
     func checkpointIfOverdue(_ writer: Database) {
         let count = walFrames.load(ordering: .relaxed)
         guard count >= 8 * frames else { return }
-        state.withLock { _ in try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+        let mode = count >= 16 * frames ? "RESTART" : "PASSIVE"
+        state.withLock { _ in try? writer.execute("PRAGMA wal_checkpoint(\(mode))") }
         checkpointedAt.store(count, ordering: .relaxed)
     }
 
