@@ -448,6 +448,7 @@ extension FailscopeStore {
             guard finishedAt >= run.startedAt else { throw .invalid("finishedAt must not be before startedAt") }
         }
         try checkText(run.project, field: "project", required: true)
+        try checkIdentityText(run.project, field: "project")
         try checkDevice(run.device, field: "device")
         for (field, value) in [
             ("branch", run.branch), ("commit", run.commit), ("device", run.device), ("osVersion", run.osVersion),
@@ -465,6 +466,11 @@ extension FailscopeStore {
         if let arguments = result.arguments { try checkText(arguments, field: "\(prefix).arguments", required: false) }
         try checkDevice(result.device, field: "\(prefix).device")
         if let device = result.device { try checkText(device, field: "\(prefix).device", required: false) }
+        for (field, value) in [
+            ("suite", result.suite), ("name", result.name), ("arguments", result.arguments), ("device", result.device),
+        ] {
+            if let value { try checkIdentityText(value, field: "\(prefix).\(field)") }
+        }
         guard (1...Limits.maximumAttempt).contains(result.attempt) else {
             throw .invalid("\(prefix).attempt must be 1...\(Limits.maximumAttempt)")
         }
@@ -511,6 +517,14 @@ extension FailscopeStore {
     /// `*` names every device in the flaky summaries (and the flaky queries refuse it as a filter).
     private static func checkDevice(_ device: String?, field: String) throws(StoreError) {
         if device == "*" { throw .invalid("\(field) '*' is reserved: it stands for every device") }
+    }
+
+    /// U+001F separates the fields a test's id and a result's key are made of (``TestIdentity/id``,
+    /// ``TestResult/resultKey``): in one of them, two different tests could get the same id or key.
+    private static func checkIdentityText(_ value: String, field: String) throws(StoreError) {
+        guard !value.utf8.contains(0x1F) else {
+            throw .invalid("\(field) must not contain U+001F (it separates the fields of a test's identity)")
+        }
     }
 
     private static func checkTexts(_ fields: [(String, String?)], in prefix: String) throws(StoreError) {

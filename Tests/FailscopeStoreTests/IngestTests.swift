@@ -83,11 +83,18 @@ final class IngestTests: XCTestCase {
         XCTAssertThrowsError(try store.finishRun("nope", RunFinish(finishedAt: referenceDate)))
     }
 
-    func testReservedDeviceOverlongFieldsAndNULsAreRefused() throws {
+    func testReservedDeviceOverlongFieldsNULsAndIdentitySeparatorsAreRefused() throws {
         var starRun = sampleRun()
         starRun.device = "*"
         XCTAssertThrowsError(try store.putRun(starRun)) { error in
             XCTAssertEqual(error as? StoreError, .invalid("device '*' is reserved: it stands for every device"))
+        }
+        var separatorRun = sampleRun()
+        separatorRun.project = "Shop\u{1F}Kit"
+        XCTAssertThrowsError(try store.putRun(separatorRun)) { error in
+            XCTAssertEqual(
+                error as? StoreError,
+                .invalid("project must not contain U+001F (it separates the fields of a test's identity)"))
         }
         try store.putRun(sampleRun())
         let long = String(repeating: "p", count: 4097)
@@ -106,6 +113,13 @@ final class IngestTests: XCTestCase {
         cases.append((result, "results[0].trail[0].page is longer than 4096 bytes"))
         result = passingResult(name: "testNUL\u{0}")
         cases.append((result, "results[0].name must not contain a NUL character"))
+        // Suite "a␟b" + name "c" and suite "a" + name "b␟c" would be one test.
+        result = passingResult(suite: "a\u{1F}b", name: "c")
+        cases.append((result, "results[0].suite must not contain U+001F (it separates the fields of a test's identity)"))
+        result = passingResult(name: "test")
+        result.arguments = "x\u{1F}y"
+        cases.append(
+            (result, "results[0].arguments must not contain U+001F (it separates the fields of a test's identity)"))
         for (bad, message) in cases {
             XCTAssertThrowsError(try store.addResults(ResultBatch(results: [bad]), toRun: "run-1")) { error in
                 XCTAssertEqual(error as? StoreError, .invalid(message))
