@@ -68,13 +68,9 @@ public struct TestResult: Codable, Sendable, Hashable {
 
     /// The idempotency key of this result within its run: the same key uploaded twice is stored once.
     /// Shape: `suite \u{1F} name \u{1F} arguments \u{1F} device \u{1F} attempt`.
-    public var resultKey: String { Self.resultKey(stem: resultKeyStem, attempt: attempt) }
+    public var resultKey: String { [resultKeyTestPart, device ?? "", String(attempt)].joined(separator: "\u{1F}") }
 
-    /// The ``resultKey`` of attempt `attempt` of the test and device whose ``resultKeyStem`` is `stem`.
-    public static func resultKey(stem: String, attempt: Int) -> String { stem + "\u{1F}" + String(attempt) }
-
-    /// The ``resultKey`` without the attempt: every attempt of one test on one device shares it.
-    public var resultKeyStem: String {
-        [suite, name, arguments ?? "", device ?? ""].joined(separator: "\u{1F}")
-    }
+    /// The fields of ``resultKey`` that name the test: `suite \u{1F} name \u{1F} arguments`. The key of every
+    /// attempt of the test, on every device, starts with it and U+001F.
+    public var resultKeyTestPart: String { [suite, name, arguments ?? ""].joined(separator: "\u{1F}") }
 }

@@ -135,8 +135,8 @@ extension FailscopeStore {
                 // A run deleted by retention and created again in another project meanwhile: ids anew.
                 let identities =
                     run.project == project ? identities : BatchIdentities(batch.results, project: run.project)
-                let attempts = zip(batch.results, identities.stems).map { result, stem in
-                    AttemptKey(stem: stem, device: result.device ?? run.device)
+                let attempts = zip(batch.results, identities.testParts).map { result, testPart in
+                    AttemptKey(testPart: testPart, device: result.device ?? run.device)
                 }
                 // Each test's latest attempt so far in this run (the unique index's key range of the test), to
                 // keep failing_test_count exact without re-reading the whole run: one lookup for the batch,
@@ -174,9 +174,11 @@ extension FailscopeStore {
                     let resultID = db.lastInsertRowID
                     outcome.inserted += 1
                     added[result.status, default: 0] += 1
-                    if previous == nil || result.attempt > previous!.attempt {
-                        failingDelta += (result.status.outcome == .fail ? 1 : 0) - (previous?.failing == true ? 1 : 0)
-                        latest[attempt] = (result.attempt, result.status.outcome == .fail)
+                    // The test's last attempt, a failed one first among equal attempts (as refreshStatus ranks).
+                    let failing = result.status.outcome == .fail
+                    if previous.map({ (result.attempt, failing ? 1 : 0) > ($0.attempt, $0.failing ? 1 : 0) }) ?? true {
+                        failingDelta += (failing ? 1 : 0) - (previous?.failing == true ? 1 : 0)
+                        latest[attempt] = (result.attempt, failing)
                     }
                     try insertDetails(db, resultID: resultID, result: result)
                     entries.append(
@@ -274,30 +276,31 @@ extension FailscopeStore {
 
     // MARK: Internals
 
-    /// A test (its result-key stem) on a device within a run.
+    /// A test (its ``TestResult/resultKeyTestPart``) on a device (the result's, else the run's) within a run: a
+    /// result that names the run's device and one that names none are attempts of the same test, as
+    /// ``refreshStatus(_:runID:)`` counts them.
     struct AttemptKey: Hashable {
-        var stem: String
+        var testPart: String
         var device: String?
     }
 
     /// What identifies each result of a batch, by position: its test's id (``TestIdentity/id``), its
-    /// ``TestResult/resultKey`` and that key's stem (the key without the attempt).
+    /// ``TestResult/resultKey`` and that key's ``TestResult/resultKeyTestPart``.
     struct BatchIdentities {
         var testIDs: [String] = []
         var resultKeys: [String] = []
-        var stems: [String] = []
+        var testParts: [String] = []
 
         init(_ results: [TestResult], project: String) {
             testIDs.reserveCapacity(results.count)
             resultKeys.reserveCapacity(results.count)
-            stems.reserveCapacity(results.count)
+            testParts.reserveCapacity(results.count)
             for result in results {
                 testIDs.append(
                     TestIdentity.id(
                         project: project, suite: result.suite, name: result.name, arguments: result.arguments))
-                let stem = result.resultKeyStem
-                stems.append(stem)
-                resultKeys.append(TestResult.resultKey(stem: stem, attempt: result.attempt))
+                resultKeys.append(result.resultKey)
+                testParts.append(result.resultKeyTestPart)
             }
         }
     }
@@ -336,8 +339,9 @@ extension FailscopeStore {
         return keys
     }
 
-    /// The highest attempt stored in run `runID` of each test and device of `identities`, and whether it
-    /// failed: one statement over the batch (`json_each`), each a range of the unique (run, key) index.
+    /// The highest attempt stored in run `runID` of each test and device of `identities` (a failed one first
+    /// among equal attempts), and whether it failed: one statement over the batch (`json_each`), each a range of
+    /// the unique (run, key) index over the test's keys on every reported device, filtered by the device.
     private static func latestAttempts(
         _ db: Database, runID: String, _ identities: [(testID: String, attempt: AttemptKey)]
     ) throws -> [AttemptKey: (attempt: Int, failing: Bool)] {
@@ -347,17 +351,17 @@ extension FailscopeStore {
         for identity in identities where seen.insert(identity.attempt).inserted {
             keys.append(identity.attempt)
             lookups.append([
-                .text(identity.attempt.stem + "\u{1F}"), .text(identity.attempt.stem + "\u{20}"), .text(identity.testID),
+                .text(identity.attempt.testPart + "\u{1F}"), .text(identity.attempt.testPart + "\u{20}"),
+                .text(identity.testID),
                 identity.attempt.device.map { .text($0) } ?? .null,
             ])
         }
         let found = try db.query(
             """
-            SELECT (SELECT r.attempt * 2 + (r.status IN ('failed', 'error')) FROM results r
+            SELECT (SELECT max(r.attempt * 2 + (r.status IN ('failed', 'error'))) FROM results r
                 WHERE r.run_id = ?1 AND r.result_key > json_extract(j.value, '$[0]')
                     AND r.result_key < json_extract(j.value, '$[1]') AND r.test_id = json_extract(j.value, '$[2]')
-                    AND r.device IS json_extract(j.value, '$[3]')
-                ORDER BY r.attempt DESC LIMIT 1)
+                    AND r.device IS json_extract(j.value, '$[3]'))
             FROM json_each(?2) j ORDER BY j.key
             """, [runID, lookups.json]
         ) { $0.optionalInt(0) }

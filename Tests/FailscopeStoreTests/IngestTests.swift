@@ -177,9 +177,12 @@ final class FailingTestCountTests: XCTestCase {
             [result("a", 1, .failed), result("b", 1, .failed), result("c", 1, .passed)],
             [result("a", 2, .passed), result("b", 3, .error), result("c", 1, .failed)],
             [result("b", 2, .passed), result("d", 1, .failed, device: "iPad"), result("d", 1, .passed)],
-            [result("c", 2, .failed), result("a\u{1F}x", 1, .failed)],
+            [result("c", 2, .failed), result("a x", 1, .failed)],
             // Several attempts of one test in one batch, out of order.
             [result("e", 2, .passed), result("e", 1, .failed), result("f", 1, .failed), result("f", 2, .error)],
+            // Results without a device are on the run's device: naming it is the same test, in later batches.
+            [result("g", 1, .failed), result("h", 1, .passed)],
+            [result("g", 2, .passed, device: "iPhone 15"), result("h", 1, .failed, device: "iPhone 15")],
         ]
         for batch in batches {
             try store.addResults(ResultBatch(results: batch), toRun: "run-1")
@@ -194,9 +197,10 @@ final class FailingTestCountTests: XCTestCase {
             }
             XCTAssertEqual(incremental, recount)
         }
-        // a passed on retry; b's attempt 3 errored; c's attempt 2 failed; d failed on iPad; a␟x failed;
-        // e passed on its attempt 2; f's attempt 2 errored.
-        XCTAssertEqual(try store.runSummary("run-1")?.counts.failingTests, 5)
+        // a passed on retry; b's attempt 3 errored; c's attempt 2 failed; d failed on iPad; "a x" failed;
+        // e passed on its attempt 2; f's attempt 2 errored; g passed on its attempt 2; h's attempt 1 failed
+        // once (a failed attempt counts first among equal ones).
+        XCTAssertEqual(try store.runSummary("run-1")?.counts.failingTests, 6)
     }
 }
 
