@@ -82,7 +82,7 @@ public struct Request: Sendable {
         do {
             return try decoder.decode(T.self, from: body)
         } catch let error as DecodingError {
-            throw HTTPStatusError(.badRequest, code: "invalid_json", message: JSONProblem.describe(error))
+            throw HTTPStatusError(.badRequest, code: "invalid_json", message: JSONProblem.describe(error, body: body))
         } catch {
             throw HTTPStatusError(.badRequest, code: "invalid_json", message: "The body is not valid JSON.")
         }
@@ -99,6 +99,20 @@ public struct Request: Sendable {
 
 /// Turns a `DecodingError` into a message that names the field path and the problem, never the data.
 enum JSONProblem {
+    /// The message for `error`, thrown decoding `body`.
+    ///
+    /// Foundation's `JSONDecoder` on Linux reports a number that does not fit its field (`1.5` or `1e30` for an
+    /// `Int`) as invalid JSON without a field path; when `JSONSerialization` reads `body` fine, the message says
+    /// that instead.
+    static func describe(_ error: DecodingError, body: Data) -> String {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+            (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) != nil
+        {
+            return "A number does not fit its field (a fraction or an out-of-range number where an integer is expected)."
+        }
+        return describe(error)
+    }
+
     static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
             let joined = codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")

@@ -186,6 +186,22 @@ final class RouterTests: XCTestCase {
             XCTAssertEqual(error?.message, "Wrong type at 'count': expected Int.")
         }
     }
+
+    func testDecodeJSONTellsANumberThatDoesNotFitFromBrokenJSON() throws {
+        struct Run: Decodable { let id: String; let count: Int }
+        for (body, message) in [
+            (#"{"id":"r","count":1.5}"#, "A number does not fit its field (a fraction or an out-of-range number where an integer is expected)."),
+            (#"{"id":"r","count":1e30}"#, "A number does not fit its field (a fraction or an out-of-range number where an integer is expected)."),
+            (#"{"id":"r","count":1"#, "The body is not valid JSON."),
+        ] {
+            let request = Request(
+                method: .PUT, target: "/x", headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+            XCTAssertThrowsError(try request.decodeJSON(Run.self), body) { error in
+                XCTAssertEqual((error as? HTTPStatusError)?.code, "invalid_json", body)
+                XCTAssertEqual((error as? HTTPStatusError)?.message, message, body)
+            }
+        }
+    }
 }
 
 final class AccessLogLineTests: XCTestCase {
