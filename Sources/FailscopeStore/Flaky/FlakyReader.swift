@@ -4,9 +4,9 @@ import Foundation
 /// Flaky queries over a data folder opened read-only (`failscope flaky --data DIR`): one read-only
 /// connection, no migration, no writer, safe beside a running service.
 ///
-/// - Throws (init): `StoreError.invalid` when the folder has no database, or its newest migration is not this
-///   binary's newest (older: run `failscope migrate`; newer: use that Failscope), `SQLiteError` when it
-///   cannot be opened.
+/// - Throws (init): `StoreError.invalid` when the folder has no database, when `Migrator` refuses it (migrated by
+///   a newer Failscope, a changed migration), or when migrations are pending (run `failscope migrate`);
+///   `SQLiteError` when it cannot be opened.
 public final class FlakyReader {
     private let db: Database
 
@@ -16,17 +16,16 @@ public final class FlakyReader {
             throw StoreError.invalid("no Failscope database at \(path)")
         }
         db = try Database(path: path, mode: .readOnly)
-        // The summaries' layout is the newest migration's: an older database needs `failscope migrate` (which
-        // a read-only reader must not run), a newer one a newer binary.
-        let hasMigrations = try db.queryFirst(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'"
-        ) { _ in true } ?? false
-        let newest = hasMigrations ? try db.queryFirst("SELECT max(name) FROM schema_migrations") { $0.optionalString(0) } ?? nil : nil
-        let current = Migration.embedded.last?.name ?? ""
-        if let newest, newest > current {
-            throw StoreError.invalid("the database at \(path) was migrated by a newer Failscope (\(newest)): use that version")
+        // The summaries' layout is the newest migration's: the Migrator's checks (a database from a newer
+        // binary, a changed migration) apply, and pending migrations need `failscope migrate`, which a
+        // read-only reader must not run.
+        let pending: [Migration]
+        do {
+            pending = try Migrator(migrations: Migration.embedded).pendingMigrations(in: db)
+        } catch let error as MigrationError {
+            throw StoreError.invalid("the database at \(path) cannot be read: \(error)")
         }
-        guard newest == current else {
+        guard pending.isEmpty else {
             throw StoreError.invalid("the database at \(path) predates the current flaky summaries: run 'failscope migrate'")
         }
     }

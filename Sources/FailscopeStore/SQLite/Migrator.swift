@@ -26,9 +26,13 @@ public struct Migrator: Sendable {
         public var appliedAt: String
     }
 
-    /// The migrations recorded as applied in `database`, in name order (empty for a new database).
+    /// The migrations recorded as applied in `database`, in name order (empty for a new database). Only
+    /// reads, so a read-only connection can check a database too.
     public func appliedMigrations(in database: Database) throws -> [AppliedMigration] {
-        try database.execute(Self.createTable)
+        let recorded = try database.queryFirst(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'"
+        ) { _ in true } ?? false
+        guard recorded else { return [] }
         return try database.query("SELECT name, checksum, applied_at FROM schema_migrations ORDER BY name") {
             AppliedMigration(name: $0.string(0), checksum: $0.string(1), appliedAt: $0.string(2))
         }
@@ -53,6 +57,7 @@ public struct Migrator: Sendable {
     public func migrate(_ database: Database) throws -> [String] {
         // The SQL functions migrations call (0007's populate statements).
         try FlakySummaries.registerFunctions(database)
+        try database.execute(Self.createTable)
         var appliedNow: [String] = []
         for migration in try pendingMigrations(in: database) {
             let didApply = try database.transaction(.immediate) { () throws -> Bool in
