@@ -1,12 +1,21 @@
 import FailscopeModel
 import Foundation
 
-/// Sends what a spool holds to the service: artifacts first (skipping those the server has), then
-/// results in batches, then the run's finish. Each acknowledged file leaves the spool; whatever
-/// could not be sent stays for `failscope upload` or the next run.
+/// Sends what a spool holds to the service: for each run, the run's metadata, artifacts (skipping
+/// those the server has), results in batches, then the run's finish. Each acknowledged file leaves
+/// the spool; whatever could not be sent stays for `failscope upload` or the next run.
+///
+/// A run's writer folders (one a process, see `Spool`) are delivered when they are this process's
+/// own (`ownFolder`) or when their process has ended (their lock is free); a folder whose process
+/// still runs is left to it. A folder whose process ended without finishing is replayed first
+/// (`WriterFolder.recoverJournal()`: a crashed test becomes an `error` result) and finished at its
+/// last write. The service keeps a run's earliest start and latest finish, so processes may report
+/// in any order.
 ///
 /// Failed requests are retried with exponential backoff until `deadline`; a run whose request
-/// still fails is left in the spool and the uploader goes on with the next run.
+/// still fails is left in the spool and the uploader goes on with the next run. When the service
+/// cannot be reached, the run is marked (`Spool.markUnreachable`) so that its other processes, with
+/// `honoursUnreachableMark`, try once instead of waiting out the retries.
 public struct Uploader: Sendable {
     /// What an upload did.
     public struct Report: Sendable, Equatable {
@@ -14,10 +23,18 @@ public struct Uploader: Sendable {
         public var results = 0
         public var artifactsSent = 0
         public var artifactsSkipped = 0
-        /// Runs whose finish the server acknowledged (their folder left the spool).
+        /// Runs whose finish the server acknowledged.
         public var finishedRuns = 0
-        /// Files still waiting in the spool.
+        /// Tests that started in a process that ended before them, sent as `error` results.
+        public var crashedTests = 0
+        /// Files still waiting in the spool (those of processes still running included).
         public var remainingFiles = 0
+        /// Writer folders left to processes that still run.
+        public var foldersOfRunningProcesses = 0
+        /// Whether the service could not be reached (after the retries).
+        public var serviceUnreachable = false
+        /// Whether this process's own folder was delivered whole (the caller may remove it).
+        public var ownFolderDelivered = false
         /// Why something stays in the spool, one line a problem.
         public var problems: [String] = []
 
@@ -29,44 +46,130 @@ public struct Uploader: Sendable {
     public var batchSize = 100
     /// How long to keep retrying, in seconds, before leaving the rest in the spool.
     public var retryWindow: Double = 20
+    /// With a run marked unreachable by another process, try each run once, without retries.
+    public var honoursUnreachableMark = false
     var backoff = Backoff()
 
-    public init(api: any IngestAPI, spool: Spool, batchSize: Int = 100, retryWindow: Double = 20) {
+    public init(
+        api: any IngestAPI, spool: Spool, batchSize: Int = 100, retryWindow: Double = 20,
+        honoursUnreachableMark: Bool = false
+    ) {
         self.api = api
         self.spool = spool
         self.batchSize = batchSize
         self.retryWindow = retryWindow
+        self.honoursUnreachableMark = honoursUnreachableMark
     }
 
-    /// Uploads every run in the spool, or only `runID`'s.
-    public func upload(runID: String? = nil) async -> Report {
+    /// Uploads every run in the spool, or only `runID`'s; `ownFolder` is the calling process's writer
+    /// folder (delivered though its lock is held, by this process).
+    public func upload(runID: String? = nil, ownFolder: WriterFolder? = nil) async -> Report {
         var report = Report()
         let pending: [Spool.PendingRun]
         do {
-            let found = try spool.pendingRuns()
-            pending = found.runs.filter { runID == nil || $0.run.id == runID }
-            report.problems += found.problems
+            pending = try spool.pendingRuns(runID: runID)
         } catch {
             report.problems.append("cannot read the spool at \(spool.directory.path): \(error)")
             return report
         }
-        let deadline = Date().addingTimeInterval(retryWindow)
+        let started = Date()
         for run in pending {
-            do {
-                try await upload(run, deadline: deadline, report: &report)
-            } catch {
-                report.problems.append("run \(run.run.id): \(error)")
-            }
-            report.remainingFiles += remainingFiles(in: run)
+            let marked = honoursUnreachableMark && spool.unreachableSince(runID: run.runID) != nil
+            let deadline = marked ? started : started.addingTimeInterval(retryWindow)
+            await upload(run, ownFolder: ownFolder, deadline: deadline, report: &report)
+            spool.removeIfEmpty(runID: run.runID)
         }
         return report
     }
 
-    private func upload(_ pending: Spool.PendingRun, deadline: Date, report: inout Report) async throws {
-        let run = pending.run
-        report.runs.append(run.id)
-        try await retrying(until: deadline) { try await api.putRun(run) }
-        for file in pending.artifactFiles {
+    private func upload(_ pending: Spool.PendingRun, ownFolder: WriterFolder?, deadline: Date, report: inout Report)
+        async
+    {
+        report.runs.append(pending.runID)
+        // The folders this process may deliver, each with the claim that keeps others off it.
+        var folders: [(folder: WriterFolder, claim: WriterFolder.Claim?)] = []
+        for folder in pending.writers {
+            if folder == ownFolder {
+                folders.append((folder, nil))
+            } else if let claim = folder.claim() {
+                do {
+                    report.crashedTests += try recoverEndedProcess(folder)
+                } catch {
+                    report.problems.append("\(folder.url.path): cannot record its crashed tests: \(error)")
+                }
+                folders.append((folder, claim))
+            } else {
+                report.foldersOfRunningProcesses += 1
+                report.remainingFiles += folder.remainingFileCount
+            }
+        }
+        guard !folders.isEmpty else { return }
+        do {
+            let delivered = try await send(pending, folders.map(\.folder), deadline: deadline, report: &report)
+            for folder in delivered {
+                if folder == ownFolder {
+                    report.ownFolderDelivered = true  // its writer removes it: it may be writing again
+                } else {
+                    remove(folder, of: pending)
+                }
+            }
+            spool.markUnreachable(runID: pending.runID, false)
+        } catch {
+            report.problems.append("run \(pending.runID): \(error)")
+            if (error as? APIClientError)?.isRetryable ?? true {
+                report.serviceUnreachable = true
+                spool.markUnreachable(runID: pending.runID, true)
+            }
+        }
+        report.remainingFiles += folders.reduce(0) { $0 + $1.folder.remainingFileCount }
+    }
+
+    /// Removes a delivered folder; in a run folder of the older layout, only the spool files in it.
+    private func remove(_ folder: WriterFolder, of pending: Spool.PendingRun) {
+        guard folder.url == pending.folder else { return folder.remove() }
+        for file in [folder.runFile, folder.finishFile, folder.journalFile, folder.lockFile, folder.resultsFolder,
+            folder.artifactsFolder]
+        {
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// Replays the journal of a folder whose process ended, and finishes it at its last write when
+    /// the process did not say its tests ended (it crashed, or ended before its first test did).
+    private func recoverEndedProcess(_ folder: WriterFolder) throws -> Int {
+        let crashed = try folder.recoverJournal()
+        if folder.finish() == nil, let last = folder.lastWritten ?? folder.folderChanged {
+            try AtomicFile.write(
+                try WireCoding.encoder().encode(RunFinish(finishedAt: last)), to: folder.finishFile)
+        }
+        return crashed
+    }
+
+    /// Sends the run, then `folders`' artifacts and results, then the latest finish of those whose
+    /// process said its tests ended; returns the folders delivered whole (sent, finished).
+    private func send(_ pending: Spool.PendingRun, _ folders: [WriterFolder], deadline: Date, report: inout Report)
+        async throws -> [WriterFolder]
+    {
+        let runID = pending.runID
+        // The earliest start any process of the run reported (the service keeps the earliest anyway).
+        let reported = (folders + pending.writers).compactMap { try? $0.run() }
+        if let run = reported.min(by: { $0.startedAt < $1.startedAt }) {
+            try await retrying(until: deadline) { try await api.putRun(run) }
+        }
+        for folder in folders {
+            try await sendArtifacts(of: folder, deadline: deadline, report: &report)
+            try await sendResults(of: folder, runID: runID, deadline: deadline, report: &report)
+        }
+        let done = folders.filter { $0.remainingFileCount == 0 && $0.finish() != nil }
+        if let finish = done.compactMap({ $0.finish() }).max(by: { $0.finishedAt < $1.finishedAt }) {
+            try await retrying(until: deadline) { try await api.finishRun(runID: runID, finish: finish) }
+            report.finishedRuns += 1
+        }
+        return done
+    }
+
+    private func sendArtifacts(of folder: WriterFolder, deadline: Date, report: inout Report) async throws {
+        for file in folder.artifactFiles {
             let sha256 = file.deletingPathExtension().lastPathComponent
             let exists = try await retrying(until: deadline) { try await api.artifactExists(sha256: sha256) }
             if exists {
@@ -79,10 +182,15 @@ public struct Uploader: Sendable {
                 }
                 report.artifactsSent += 1
             }
-            spool.remove(file)
+            try? FileManager.default.removeItem(at: file)
         }
-        for file in pending.resultFiles {
-            guard let data = try? Data(contentsOf: file) else { continue }  // sent and removed by another process
+    }
+
+    private func sendResults(of folder: WriterFolder, runID: String, deadline: Date, report: inout Report)
+        async throws
+    {
+        for file in folder.resultFiles {
+            guard let data = try? Data(contentsOf: file) else { continue }
             let results: [TestResult]
             do {
                 results = try WireCoding.decoder().decode(ResultBatch.self, from: data).results
@@ -95,25 +203,11 @@ public struct Uploader: Sendable {
             var start = 0
             while start < results.count {
                 let batch = ResultBatch(results: Array(results[start..<min(start + batchSize, results.count)]))
-                try await retrying(until: deadline) { try await api.postResults(runID: run.id, batch: batch) }
+                try await retrying(until: deadline) { try await api.postResults(runID: runID, batch: batch) }
                 start += batch.results.count
             }
             report.results += results.count
-            spool.remove(file)
-        }
-        if let finish = pending.finish, remainingFiles(in: pending) == 0 {
-            try await retrying(until: deadline) { try await api.finishRun(runID: run.id, finish: finish) }
-            report.finishedRuns += 1
-            try? FileManager.default.removeItem(at: pending.folder)
-        }
-    }
-
-    private func remainingFiles(in pending: Spool.PendingRun) -> Int {
-        let manager = FileManager.default
-        return ["results", "artifacts"].reduce(0) { count, name in
-            let folder = pending.folder.appendingPathComponent(name)
-            let files = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
-            return count + files.filter { !$0.hasPrefix(".") }.count
+            try? FileManager.default.removeItem(at: file)
         }
     }
 

@@ -7,10 +7,10 @@ import Foundation
 /// (temporary file, fsync, rename), so a fast suite pays a few fsyncs, not one per test.
 ///
 /// `flush()` blocks until everything appended so far is on disk (the bundle end calls it before
-/// uploading). A process killed between `append` and the write loses at most that batch.
+/// uploading). A process killed between `append` and the write leaves those results in the spool's
+/// journal (`TestJournal`), from which whoever delivers the folder writes them.
 final class ResultWriter: @unchecked Sendable {
-    private let spool: Spool
-    private let runID: String
+    private let spoolWriter: SpoolWriter
     private let queue = DispatchQueue(label: "failscope.result-writer")
     private let lock = NSLock()
     private var pending: [TestResult] = []
@@ -21,9 +21,8 @@ final class ResultWriter: @unchecked Sendable {
     /// A batch this large is written at once.
     let batchLimit: Int
 
-    init(spool: Spool, runID: String, interval: Double = 0.2, batchLimit: Int = 500) {
-        self.spool = spool
-        self.runID = runID
+    init(spoolWriter: SpoolWriter, interval: Double = 0.2, batchLimit: Int = 500) {
+        self.spoolWriter = spoolWriter
         self.interval = interval
         self.batchLimit = batchLimit
     }
@@ -61,11 +60,11 @@ final class ResultWriter: @unchecked Sendable {
         }
         guard !batch.isEmpty else { return }
         do {
-            try spool.write(batch, runID: runID)
+            try spoolWriter.write(batch)
         } catch {
             lock.withLock {
                 problems.append(
-                    "cannot write \(batch.count) result(s) to the spool at \(spool.directory.path): \(error)")
+                    "cannot write \(batch.count) result(s) to the spool at \(spoolWriter.folder.url.path): \(error)")
             }
         }
     }

@@ -33,6 +33,8 @@ public final class RunRecorder: @unchecked Sendable {
 
     public let configuration: ReporterConfiguration
     public let spool: Spool
+    /// This process's folder of the run in the spool.
+    public let spoolWriter: SpoolWriter
     private let writer: ResultWriter
     private let capture: any ScreenCapture
     private let trail: PageTrail
@@ -52,7 +54,8 @@ public final class RunRecorder: @unchecked Sendable {
     ) {
         self.configuration = configuration
         self.spool = Spool(directory: configuration.spoolDirectory)
-        self.writer = ResultWriter(spool: spool, runID: configuration.runID)
+        self.spoolWriter = SpoolWriter(spool: spool, runID: configuration.runID)
+        self.writer = ResultWriter(spoolWriter: spoolWriter)
         self.capture = capture
         self.api = api
         self.trail = trail
@@ -70,16 +73,27 @@ public final class RunRecorder: @unchecked Sendable {
 
     // MARK: Tests
 
-    /// A test starts: forget the previous test's page trail.
+    /// A test starts: forget the previous test's page trail, and record the start in the spool's
+    /// journal, so that a crash before its end still leaves a result (an `error`).
     public func testWillStart(suite: String, name: String, arguments: String? = nil) -> ActiveTest {
         trail.reset()
-        return lock.withLock {
+        let test = lock.withLock {
             writeRunIfNeeded()
             let key = "\(suite)\u{1F}\(name)\u{1F}\(arguments ?? "")"
             attempts[key, default: 0] += 1
             return ActiveTest(
                 suite: suite, name: name, arguments: arguments, startedAt: Date(), attempt: attempts[key]!)
         }
+        do {
+            try spoolWriter.testStarted(
+                TestResult(
+                    suite: suite, name: name, arguments: arguments, attempt: test.attempt, status: .error,
+                    startedAt: test.startedAt))
+            CrashSignals.install(journal: spoolWriter.journalFileDescriptor)
+        } catch {
+            note("cannot record the start of \(suite).\(name) in the spool: \(error)")
+        }
+        return test
     }
 
     /// A failure (or issue) in `test`: attributed to the page, action and call site on the page
@@ -109,10 +123,9 @@ public final class RunRecorder: @unchecked Sendable {
     private func captureScreen(for test: ActiveTest) {
         do {
             guard let screen = try capture.captureScreen() else { return }
-            let png = try spool.writeArtifact(
-                screen.png, kind: .screenshot, width: screen.pixelWidth, height: screen.pixelHeight,
-                runID: configuration.runID)
-            let tree = try spool.writeArtifact(screen.elementTree, kind: .elementTree, runID: configuration.runID)
+            let png = try spoolWriter.writeArtifact(
+                screen.png, kind: .screenshot, width: screen.pixelWidth, height: screen.pixelHeight)
+            let tree = try spoolWriter.writeArtifact(screen.elementTree, kind: .elementTree)
             lock.withLock {
                 test.artifacts = [png, tree]
                 screenshots += 1
@@ -136,6 +149,7 @@ public final class RunRecorder: @unchecked Sendable {
             trail: trail.steps.map {
                 TrailStep(page: $0.page, action: $0.action, callSite: SourceLocation(file: $0.file, line: $0.line))
             }, artifacts: lock.withLock { test.artifacts })
+        spoolWriter.testEnded(result)
         writer.append(result)
         lock.withLock {
             counts[status, default: 0] += 1
@@ -146,7 +160,7 @@ public final class RunRecorder: @unchecked Sendable {
     private func writeRunIfNeeded() {
         guard !runWritten else { return }
         do {
-            try spool.write(run)
+            try spoolWriter.write(run)
             runWritten = true
         } catch {
             problems.append("cannot write the run to the spool at \(spool.directory.path): \(error)")
@@ -159,9 +173,11 @@ public final class RunRecorder: @unchecked Sendable {
 
     // MARK: The end
 
-    /// Marks the run finished in the spool, uploads it (blocking, bounded by the uploader's retry
-    /// window) and returns the summary line. Does nothing when no test finished since the last call
-    /// (the XCTest bundle end and the process exit may both call it).
+    /// Marks this process's part of the run finished in the spool, uploads it with whatever other
+    /// processes of the run left behind (blocking, bounded by the uploader's retry window, or one try
+    /// when another process of the run found the service unreachable) and returns the summary line.
+    /// Does nothing when no test finished since the last call (the XCTest bundle end and the process
+    /// exit may both call it).
     public func finish() -> String? {
         let (ran, recorded, fresh) = lock.withLock {
             defer { unfinishedResults = 0 }
@@ -170,16 +186,23 @@ public final class RunRecorder: @unchecked Sendable {
         guard ran, fresh > 0 else { return nil }
         for problem in writer.flush() { note(problem) }
         do {
-            try spool.markFinished(runID: configuration.runID, at: Date())
+            try spoolWriter.markFinished(at: Date())
         } catch {
             note("cannot mark the run finished: \(error)")
         }
         var destination: String
         if let api {
-            let uploader = Uploader(api: api, spool: spool, retryWindow: configuration.uploadRetrySeconds)
-            let report = Self.blocking { await uploader.upload(runID: self.configuration.runID) }
-            if report.remainingFiles == 0 && report.problems.isEmpty {
+            let uploader = Uploader(
+                api: api, spool: spool, retryWindow: configuration.uploadRetrySeconds, honoursUnreachableMark: true)
+            let own = spoolWriter.folder
+            let report = Self.blocking { await uploader.upload(runID: self.configuration.runID, ownFolder: own) }
+            if report.ownFolderDelivered { spoolWriter.removeDelivered() }
+            if report.problems.isEmpty && report.remainingFiles == 0 {
                 destination = "uploaded to \(api.dashboardURL(runID: configuration.runID))"
+            } else if report.problems.isEmpty {
+                destination =
+                    "uploaded to \(api.dashboardURL(runID: configuration.runID)) (\(report.remainingFiles) file(s) "
+                    + "of \(report.foldersOfRunningProcesses) other process(es) of the run still running wait for them)"
             } else {
                 destination =
                     "\(report.remainingFiles) file(s) wait in \(spool.directory.path)/\(configuration.runID) "

@@ -112,8 +112,9 @@ var costs: [Double] = []
 for index in 0..<25 {
     let started = DispatchTime.now().uptimeNanoseconds
     guard let screen = try capture.captureScreen() else { fatalError("no screen") }
-    _ = try spool.writeArtifact(screen.png, kind: .screenshot, runID: "capture-\(index)")
-    _ = try spool.writeArtifact(screen.elementTree, kind: .elementTree, runID: "capture-\(index)")
+    let writer = SpoolWriter(spool: spool, runID: "capture-\(index)")
+    _ = try writer.writeArtifact(screen.png, kind: .screenshot)
+    _ = try writer.writeArtifact(screen.elementTree, kind: .elementTree)
     if index > 0 { costs.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
 }
 print(

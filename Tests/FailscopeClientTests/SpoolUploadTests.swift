@@ -16,9 +16,13 @@ final class SpoolUploadTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private func fill(runID: String = "run-1", results count: Int, finished: Bool = true) throws -> ArtifactRef {
-        try spool.write(Run(id: runID, project: "demo", startedAt: Date(timeIntervalSince1970: 1_000)))
-        let png = try spool.writeArtifact(Data("png-bytes".utf8), kind: .screenshot, width: 3, height: 2, runID: runID)
+    /// Writes a run as one reporter process would; with `writer`, through that (still running) process.
+    private func fill(
+        runID: String = "run-1", results count: Int, finished: Bool = true, writer given: SpoolWriter? = nil
+    ) throws -> ArtifactRef {
+        let writer = given ?? SpoolWriter(spool: spool, runID: runID)
+        try writer.write(Run(id: runID, project: "demo", startedAt: Date(timeIntervalSince1970: 1_000)))
+        let png = try writer.writeArtifact(Data("png-bytes".utf8), kind: .screenshot, width: 3, height: 2)
         var index = 0
         while index < count {
             // Batches of up to 40, as the reporter's group commit writes them.
@@ -28,19 +32,19 @@ final class SpoolUploadTests: XCTestCase {
                     suite: "Suite", name: "test\(index)", status: failed ? .failed : .passed,
                     failures: failed ? [Failure(message: "boom")] : [], artifacts: failed ? [png] : [])
             }
-            try spool.write(batch, runID: runID)
+            try writer.write(batch)
             index += batch.count
         }
-        if finished { try spool.markFinished(runID: runID, at: Date(timeIntervalSince1970: 2_000)) }
+        if finished { try writer.markFinished(at: Date(timeIntervalSince1970: 2_000)) }
         return png
     }
 
     func testTheSpoolKeepsEverythingUntilTheUploadSucceeds() async throws {
         let png = try fill(results: 250)
         let pending = try spool.pendingRuns()
-        XCTAssertEqual(pending.runs.map(\.run.id), ["run-1"])
-        XCTAssertEqual(pending.runs.first?.resultFiles.count, 7, "250 results in batches of 40")
-        XCTAssertEqual(pending.runs.first?.artifactFiles.map(\.lastPathComponent), [png.sha256 + ".png"])
+        XCTAssertEqual(pending.map(\.runID), ["run-1"])
+        XCTAssertEqual(pending.first?.writers.first?.resultFiles.count, 7, "250 results in batches of 40")
+        XCTAssertEqual(pending.first?.writers.first?.artifactFiles.map(\.lastPathComponent), [png.sha256 + ".png"])
         XCTAssertEqual(png.sha256, SHA256.hex(of: Data("png-bytes".utf8)))
 
         let api = InMemoryIngestAPI()
@@ -48,7 +52,7 @@ final class SpoolUploadTests: XCTestCase {
         let down = await Uploader(api: api, spool: spool, retryWindow: 0).upload()
         XCTAssertEqual(down.results, 0)
         XCTAssertEqual(down.remainingFiles, 8)
-        XCTAssertEqual(try spool.pendingRuns().runs.first?.resultFiles.count, 7, "nothing left the spool")
+        XCTAssertEqual(try spool.pendingRuns().first?.writers.first?.resultFiles.count, 7, "nothing left the spool")
 
         api.refuseWithStatus = nil
         let report = await Uploader(api: api, spool: spool, batchSize: 100, retryWindow: 5).upload()
@@ -58,7 +62,8 @@ final class SpoolUploadTests: XCTestCase {
         XCTAssertEqual(report.remainingFiles, 0)
         XCTAssertEqual(api.resultCount("run-1"), 250)
         XCTAssertEqual(api.finished, ["run-1"])
-        XCTAssertTrue(try spool.pendingRuns().runs.isEmpty, "an acknowledged run leaves the spool")
+        XCTAssertTrue(try spool.pendingRuns().isEmpty, "an acknowledged run leaves the spool")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: spool.folder(of: "run-1").path))
 
         let again = await Uploader(api: api, spool: spool).upload()
         XCTAssertEqual(again.runs, [])
@@ -85,14 +90,28 @@ final class SpoolUploadTests: XCTestCase {
         XCTAssertEqual(report.artifactsSkipped, 1)
     }
 
-    func testAnUnfinishedRunStaysOpenAndAClientErrorIsNotRetried() async throws {
-        _ = try fill(runID: "open-run", results: 2, finished: false)
+    func testAFolderOfARunningProcessIsLeftToItAndAClientErrorIsNotRetried() async throws {
+        let running = SpoolWriter(spool: spool, runID: "open-run")
+        _ = try fill(runID: "open-run", results: 2, finished: false, writer: running)
         let api = InMemoryIngestAPI()
         let report = await Uploader(api: api, spool: spool).upload()
-        XCTAssertEqual(report.results, 2)
-        XCTAssertEqual(report.finishedRuns, 0)
+        XCTAssertEqual(report.results, 0, "another process still writes its folder")
+        XCTAssertEqual(report.foldersOfRunningProcesses, 1)
+        XCTAssertEqual(report.remainingFiles, 2, "a result batch and a screenshot")
         XCTAssertEqual(api.finished, [])
-        XCTAssertEqual(try spool.pendingRuns().runs.map(\.run.id), ["open-run"], "the run folder waits for its finish")
+
+        let own = await Uploader(api: api, spool: spool).upload(ownFolder: running.folder)
+        XCTAssertEqual(own.results, 2, "its own process delivers it")
+        XCTAssertEqual(own.finishedRuns, 0)
+        XCTAssertFalse(own.ownFolderDelivered, "not finished yet")
+        XCTAssertEqual(api.finished, [])
+        XCTAssertEqual(try spool.pendingRuns().map(\.runID), ["open-run"], "the folder waits for its finish")
+        try running.markFinished(at: Date(timeIntervalSince1970: 3_000))
+        let finished = await Uploader(api: api, spool: spool).upload(ownFolder: running.folder)
+        XCTAssertTrue(finished.ownFolderDelivered)
+        XCTAssertEqual(api.finished, ["open-run"])
+        running.removeDelivered()
+        XCTAssertTrue(try spool.pendingRuns().isEmpty)
 
         _ = try fill(runID: "rejected", results: 1)
         api.refuseWithStatus = 400
@@ -105,7 +124,7 @@ final class SpoolUploadTests: XCTestCase {
 
     func testACorruptResultFileStaysAndTheRestIsSent() async throws {
         _ = try fill(results: 2)
-        let folder = directory.appendingPathComponent("run-1/results")
+        let folder = try XCTUnwrap(spool.pendingRuns().first?.writers.first?.url).appendingPathComponent("results")
         try Data("{not json".utf8).write(to: folder.appendingPathComponent("0-corrupt.json"))
         let api = InMemoryIngestAPI()
         let report = await Uploader(api: api, spool: spool).upload()
@@ -114,4 +133,116 @@ final class SpoolUploadTests: XCTestCase {
         XCTAssertTrue(report.problems.first?.contains("0-corrupt.json") == true, "\(report.problems)")
         XCTAssertEqual(api.finished, [], "the run is not finished while a file waits")
     }
+
+    // MARK: Processes of one run
+
+    func testEveryProcessOfARunWritesItsOwnFolderAndTheRunStartsAtTheEarliestStart() async throws {
+        let first = SpoolWriter(spool: spool, runID: "parallel")
+        let second = SpoolWriter(spool: spool, runID: "parallel")
+        try first.write(Run(id: "parallel", project: "demo", startedAt: Date(timeIntervalSince1970: 2_000)))
+        try second.write(Run(id: "parallel", project: "demo", startedAt: Date(timeIntervalSince1970: 1_000)))
+        try first.write([TestResult(suite: "A", name: "testOne", status: .passed)])
+        try second.write([TestResult(suite: "B", name: "testTwo", status: .failed)])
+        try first.markFinished(at: Date(timeIntervalSince1970: 2_500))
+        XCTAssertNotEqual(first.folder, second.folder)
+        XCTAssertEqual(try spool.pendingRuns().first?.writers.count, 2)
+
+        // The first process ends and delivers: the second one's folder is not touched.
+        let api = InMemoryIngestAPI()
+        let report = await Uploader(api: api, spool: spool).upload(ownFolder: first.folder)
+        XCTAssertEqual(report.results, 1)
+        XCTAssertEqual(report.foldersOfRunningProcesses, 1)
+        first.removeDelivered()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: second.folder.resultsFolderPath))
+        XCTAssertEqual(
+            api.runs["parallel"]?.startedAt, Date(timeIntervalSince1970: 1_000), "the earliest start any process wrote")
+
+        // The second still writes (its folder was never removed), then delivers.
+        try second.write([TestResult(suite: "B", name: "testThree", status: .passed)])
+        try second.markFinished(at: Date(timeIntervalSince1970: 3_000))
+        let last = await Uploader(api: api, spool: spool).upload(ownFolder: second.folder)
+        XCTAssertEqual(last.results, 2)
+        XCTAssertEqual(api.resultCount("parallel"), 3)
+        XCTAssertEqual(api.runs["parallel"]?.startedAt, Date(timeIntervalSince1970: 1_000))
+        second.removeDelivered()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: spool.folder(of: "parallel").path))
+
+        // A process that writes after its folder was delivered gets a new one.
+        try second.write([TestResult(suite: "B", name: "testFour", status: .passed)])
+        XCTAssertEqual(try spool.pendingRuns().first?.writers.first?.resultFiles.count, 1)
+    }
+
+    func testATestWhoseProcessDiedIsSentAsACrashWithItsSignalAndEndedTestsAreNotLost() async throws {
+        var writer: SpoolWriter? = SpoolWriter(spool: spool, runID: "crashed")
+        try writer?.write(Run(id: "crashed", project: "demo", startedAt: Date(timeIntervalSince1970: 1_000)))
+        let passed = TestResult(suite: "A", name: "testPasses", status: .passed, duration: 0.5)
+        try writer?.testStarted(TestResult(suite: "A", name: "testPasses", status: .error))
+        writer?.testEnded(passed)  // ended, but its batch was never written: the process died first
+        try writer?.testStarted(
+            TestResult(suite: "A", name: "testCrashes", status: .error, startedAt: Date(timeIntervalSince1970: 1_001)))
+        writer?.pageStep(TrailStep(page: "LoginPage", callSite: SourceLocation(file: "LoginTests.swift", line: 7)))
+        writer?.pageStep(
+            TrailStep(page: "LoginPage", action: "tapLogin()", callSite: SourceLocation(file: "LoginTests.swift", line: 8)))
+        let descriptor = try XCTUnwrap(writer?.journalFileDescriptor)
+        _ = Data("\nX 11\n".utf8).withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }  // the crash handler
+        writer = nil  // the process ends: its lock is free
+
+        let api = InMemoryIngestAPI()
+        let report = await Uploader(api: api, spool: spool).upload()
+        XCTAssertEqual(report.crashedTests, 2, "the ended test and the crashed one")
+        XCTAssertEqual(report.results, 2)
+        XCTAssertEqual(report.finishedRuns, 1, "a crashed process's part of the run is finished at its last write")
+        XCTAssertEqual(report.remainingFiles, 0)
+        let results = try XCTUnwrap(api.results["crashed"]).values.sorted { $0.name < $1.name }
+        XCTAssertEqual(results.map(\.status), [.error, .passed])
+        XCTAssertEqual(results[1], passed)
+        let crash = results[0]
+        XCTAssertEqual(crash.startedAt, Date(timeIntervalSince1970: 1_001))
+        XCTAssertEqual(crash.failures.map(\.message), ["the test process crashed: signal 11 (SIGSEGV)"])
+        XCTAssertEqual(crash.failures.first?.action, "LoginPage.tapLogin()")
+        XCTAssertEqual(crash.failures.first?.callSite, SourceLocation(file: "LoginTests.swift", line: 8))
+        XCTAssertEqual(crash.trail.map(\.action), [nil, "tapLogin()"])
+        XCTAssertTrue(try spool.pendingRuns().isEmpty)
+    }
+
+    func testAServiceFoundDownIsMarkedSoTheRunsOtherProcessesDoNotWaitOutTheRetries() async throws {
+        _ = try fill(runID: "down", results: 1)
+        let api = InMemoryIngestAPI()
+        api.failuresToInject = 1_000
+        let first = await Uploader(api: api, spool: spool, retryWindow: 1).upload()
+        XCTAssertTrue(first.serviceUnreachable)
+        XCTAssertNotNil(spool.unreachableSince(runID: "down"))
+
+        let requests = api.requests
+        let marked = await Uploader(api: api, spool: spool, retryWindow: 60, honoursUnreachableMark: true).upload()
+        XCTAssertEqual(api.requests - requests, 1, "one try, no retries")
+        XCTAssertEqual(marked.remainingFiles, 2)
+
+        api.failuresToInject = 0
+        let back = await Uploader(api: api, spool: spool, honoursUnreachableMark: true).upload()
+        XCTAssertEqual(back.results, 1, "the service is back: everything goes")
+        XCTAssertNil(spool.unreachableSince(runID: "down"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: spool.folder(of: "down").path))
+    }
+
+    func testFilesOfTheOlderOneFolderLayoutAreDelivered() async throws {
+        let folder = spool.folder(of: "old-run")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("results"), withIntermediateDirectories: true)
+        try WireCoding.encoder().encode(Run(id: "old-run", project: "demo", startedAt: Date(timeIntervalSince1970: 1)))
+            .write(to: folder.appendingPathComponent("run.json"))
+        try WireJSONWriter.encode(ResultBatch(results: [TestResult(suite: "A", name: "testOld", status: .passed)]))
+            .write(to: folder.appendingPathComponent("results/1-a.json"))
+        try WireCoding.encoder().encode(RunFinish(finishedAt: Date(timeIntervalSince1970: 2)))
+            .write(to: folder.appendingPathComponent("finish.json"))
+        let api = InMemoryIngestAPI()
+        let report = await Uploader(api: api, spool: spool).upload()
+        XCTAssertEqual(report.results, 1)
+        XCTAssertEqual(api.finished, ["old-run"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
+    }
+}
+
+extension WriterFolder {
+    var resultsFolderPath: String { url.appendingPathComponent("results").path }
 }

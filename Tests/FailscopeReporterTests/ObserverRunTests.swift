@@ -31,11 +31,8 @@ final class ObserverRunTests: XCTestCase {
                 ].merging(extra) { $1 }))
     }
 
-    private func spooledResults() throws -> [TestResult] {
-        let folder = scratch.appendingPathComponent("spool/observer-run/results")
-        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).flatMap {
-            try WireCoding.decoder().decode(ResultBatch.self, from: Data(contentsOf: $0)).results
-        }
+    private func spooledResults(runID: String = "observer-run") throws -> [TestResult] {
+        try FailscopeClientSpool(directory: scratch.appendingPathComponent("spool")).results(ofRun: runID)
     }
 
     /// The line of `needle` in a test source of the sample suite (1-based).
@@ -84,7 +81,10 @@ final class ObserverRunTests: XCTestCase {
 
         let screenshot = try XCTUnwrap(failed.artifacts.first { $0.kind == .screenshot })
         let tree = try XCTUnwrap(failed.artifacts.first { $0.kind == .elementTree })
-        let artifacts = scratch.appendingPathComponent("spool/observer-run/artifacts")
+        let artifacts = try XCTUnwrap(
+            FailscopeClientSpool(directory: scratch.appendingPathComponent("spool")).spool.pendingRuns().first?
+                .writers.first
+        ).url.appendingPathComponent("artifacts")
         let png = try Data(contentsOf: artifacts.appendingPathComponent(screenshot.sha256 + ".png"))
         XCTAssertEqual(SHA256.hex(of: png), screenshot.sha256)
         let image = try PNGDecoder().decode(png)
@@ -144,10 +144,7 @@ final class ObserverRunTests: XCTestCase {
         XCTAssertEqual(output.status, 0, output.standardError)
         let runs = try FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("spool").path)
         XCTAssertEqual(runs.count, 1, "one run for both processes: \(runs)")
-        let folder = scratch.appendingPathComponent("spool/\(runs[0])/results")
-        let results = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).flatMap {
-            try WireCoding.decoder().decode(ResultBatch.self, from: Data(contentsOf: $0)).results
-        }
+        let results = try spooledResults(runID: runs[0])
         XCTAssertEqual(Set(results.map(\.suite)), ["LoginTests", "ItemTests"])
         XCTAssertEqual(results.count, 8)
     }

@@ -16,7 +16,9 @@ enum UploadCommand: Command {
           --retry-seconds <n>    How long to retry an unreachable service. (default: 20)
 
           Every request is idempotent: running it again after a failure or a crash sends only what is
-          missing and duplicates nothing. Exit status: 0 all sent, 2 some left in the spool, 1 nothing sent.
+          missing and duplicates nothing. A test whose process crashed before it ended is sent as an
+          error result. Files of test processes still running are left to them.
+          Exit status: 0 all sent, 2 some left in the spool, 1 nothing sent.
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
@@ -40,7 +42,10 @@ enum UploadCommand: Command {
         printError(
             "failscope upload: \(report.runs.count) run(s), \(report.results) result(s), "
                 + "\(report.artifactsSent) artifact(s) sent, \(report.artifactsSkipped) already on the server, "
-                + "\(report.finishedRuns) run(s) finished, \(report.remainingFiles) file(s) left in \(spool)")
+                + "\(report.finishedRuns) run(s) finished, \(report.remainingFiles) file(s) left in \(spool)"
+                + (report.crashedTests > 0 ? "; \(report.crashedTests) test(s) of crashed processes sent as errors" : "")
+                + (report.foldersOfRunningProcesses > 0
+                    ? "; \(report.foldersOfRunningProcesses) folder(s) left to test processes still running" : ""))
         for problem in report.problems { printError("  \(problem)") }
         if report.remainingFiles == 0 && report.problems.isEmpty { return 0 }
         return report.results + report.artifactsSent + report.finishedRuns > 0 ? 2 : 1

@@ -1,0 +1,111 @@
+import FailscopeModel
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The journal of a writer folder: what a process that dies in the middle of a test leaves behind.
+///
+/// One line an event, a tag letter, a space, then JSON (the wire format of `WireJSONWriter`):
+/// ```
+/// S {TestResult}   a test started (suite, name, arguments, attempt, startedAt)
+/// P {TrailStep}    the test that started last called a page object
+/// E {TestResult}   a test ended, with its result (before the result reaches a batch file)
+/// X 11             the process caught signal 11 (written by the crash handler)
+/// ```
+/// Lines are appended with single `write(2)` calls on an `O_APPEND` descriptor, without `fsync`: the
+/// journal outlives a crashed process (the kernel keeps the written pages), not a crashed machine.
+/// A torn last line is ignored.
+public enum TestJournal {
+    /// The journal line of a test that starts.
+    public static func started(_ result: TestResult) -> Data { line("S", result) }
+
+    /// The journal line of a test that ended with `result`.
+    public static func ended(_ result: TestResult) -> Data { line("E", result) }
+
+    /// The journal line of a page-object call of the test that started last.
+    public static func step(_ step: TrailStep) -> Data {
+        var json = WireJSONWriter(capacity: 160)
+        json.write(step)
+        return Data("P ".utf8) + json.data + Data("\n".utf8)
+    }
+
+    private static func line(_ tag: String, _ result: TestResult) -> Data {
+        var json = WireJSONWriter(capacity: 512)
+        json.write(result)
+        return Data("\(tag) ".utf8) + json.data + Data("\n".utf8)
+    }
+
+    /// The key that matches a journal entry with a result in a batch file: the test and its attempt
+    /// (not the device, which a test may report only at its end).
+    public static func key(of result: TestResult) -> String {
+        result.resultKeyTestPart + "\u{1F}" + String(result.attempt)
+    }
+
+    /// The results a journal holds that are not among `stored` (keys from `key(of:)`): the ended
+    /// tests as they ended, and each test that started and never ended as an `error` result whose
+    /// failure says the process crashed (naming the signal when one was caught), with its page trail
+    /// and the last page action as the failure's page, action and call site.
+    /// Results come in the order their tests started.
+    public static func results(in journal: Data, excluding stored: Set<String>) -> [TestResult] {
+        var order: [String] = []
+        var started: [String: TestResult] = [:]
+        var ended: [String: TestResult] = [:]
+        var signal: Int32?
+        var last: String?
+        let decoder = WireCoding.decoder()
+        for line in journal.split(separator: UInt8(ascii: "\n")) where line.count > 2 {
+            let tag = line[line.startIndex]
+            let body = Data(line.dropFirst(2))
+            switch tag {
+            case UInt8(ascii: "S"), UInt8(ascii: "E"):
+                guard let result = try? decoder.decode(TestResult.self, from: body) else { continue }
+                let key = key(of: result)
+                if tag == UInt8(ascii: "S") {
+                    if started[key] == nil { order.append(key) }
+                    started[key] = result
+                    last = key
+                } else {
+                    if started[key] == nil { order.append(key) }
+                    ended[key] = result
+                }
+            case UInt8(ascii: "P"):
+                guard let last, let step = try? decoder.decode(TrailStep.self, from: body) else { continue }
+                started[last]?.trail.append(step)
+            case UInt8(ascii: "X"):
+                signal = Int32(String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespaces))
+            default:
+                continue
+            }
+        }
+        return order.filter { !stored.contains($0) }.compactMap { key in
+            if let result = ended[key] { return result }
+            guard var result = started[key] else { return nil }
+            result.status = .error
+            let step = result.trail.last
+            result.failures = [
+                Failure(
+                    message: crashMessage(signal: signal), page: step?.page,
+                    action: step.flatMap { step in step.action.map { "\(step.page).\($0)" } }, callSite: step?.callSite,
+                    isError: true)
+            ]
+            return result
+        }
+    }
+
+    /// "the test process crashed: signal 4 (SIGILL)", or, without a caught signal, that the process
+    /// ended before the test did.
+    static func crashMessage(signal: Int32?) -> String {
+        guard let signal else {
+            return "the test process ended before this test finished (killed, or it exited without a caught signal)"
+        }
+        let names: [Int32: String] = [
+            SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
+            SIGSEGV: "SIGSEGV", SIGTERM: "SIGTERM",
+        ]
+        return "the test process crashed: signal \(signal)" + (names[signal].map { " (\($0))" } ?? "")
+    }
+}
