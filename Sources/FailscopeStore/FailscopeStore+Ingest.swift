@@ -18,9 +18,12 @@ extension FailscopeStore {
 
     /// Creates the run or updates its metadata (idempotent: the same body twice leaves one run).
     ///
-    /// A run's `project` cannot change once set (its results' test ids depend on it). A PUT without
-    /// `finishedAt` does not reopen a finished run. Branch, commit, device and start time changes are
-    /// copied onto the run's stored results.
+    /// A run's `project` cannot change once set (its results' test ids depend on it). Several
+    /// processes report one run (`swift test --parallel` runs one a test) in any order, so the run
+    /// starts at the earliest `startedAt` and finishes at the latest `finishedAt` reported, and a PUT
+    /// without `finishedAt`, `device` or `osVersion` keeps the stored one (it does not reopen a
+    /// finished run). Branch, commit, device and start time changes are copied onto the run's
+    /// stored results.
     /// - Throws: `StoreError.invalid` (bad id or fields), `.conflict` (project changed), `SQLiteError`.
     @discardableResult
     public func putRun(_ run: Run, now: Date = Date()) throws -> PutRunOutcome {
@@ -28,13 +31,15 @@ extension FailscopeStore {
         let nowMs = Timestamp.milliseconds(now)
         return try pool.write { db in
             try db.transaction(.immediate) { () throws -> PutRunOutcome in
-                let existingProject = try db.queryFirst("SELECT project FROM runs WHERE id = ?", [run.id]) {
-                    $0.string(0)
-                }
-                let startedAt = Timestamp.milliseconds(run.startedAt)
+                let existing = try db.queryFirst(
+                    "SELECT project, started_at, device FROM runs WHERE id = ?", [run.id]
+                ) { (project: $0.string(0), startedAt: $0.int64(1), device: $0.optionalString(2)) }
+                let existingProject = existing?.project
+                let startedAt = min(Timestamp.milliseconds(run.startedAt), existing?.startedAt ?? .max)
+                let device = run.device ?? existing?.device
                 let finishedAt = run.finishedAt.map(Timestamp.milliseconds)
                 let metadata: [any SQLBindable] = [
-                    run.branch, run.commit, run.device, run.osVersion, run.ciProvider, run.ciBuildURL, run.ciJob,
+                    run.branch, run.commit, device, run.osVersion, run.ciProvider, run.ciBuildURL, run.ciJob,
                     run.source.rawValue, startedAt,
                 ]
                 guard let existingProject else {
@@ -53,10 +58,10 @@ extension FailscopeStore {
                 }
                 try db.run(
                     """
-                    UPDATE runs SET branch = ?, commit_sha = ?, device = ?, os_version = ?, ci_provider = ?,
-                        ci_build_url = ?, ci_job = ?, source = ?, started_at = ?,
-                        finished_at = coalesce(?, finished_at), updated_at = ?
-                    WHERE id = ?
+                    UPDATE runs SET branch = ?1, commit_sha = ?2, device = ?3, os_version = coalesce(?4, os_version),
+                        ci_provider = ?5, ci_build_url = ?6, ci_job = ?7, source = ?8, started_at = ?9,
+                        finished_at = coalesce(max(finished_at, ?10), finished_at, ?10), updated_at = ?11
+                    WHERE id = ?12
                     """, metadata + [finishedAt, nowMs, run.id])
                 // The days the run's results ran on before the change: their page counts are recomputed too.
                 let formerDays = try db.query(
@@ -70,8 +75,7 @@ extension FailscopeStore {
                         OR device IS NOT coalesce(reported_device, ?) OR ran_at IS NOT coalesce(started_at, ?))
                     """,
                     [
-                        run.branch, run.commit, run.device, startedAt, run.id, run.branch, run.commit, run.device,
-                        startedAt,
+                        run.branch, run.commit, device, startedAt, run.id, run.branch, run.commit, device, startedAt,
                     ])
                 if db.changes > 0 {
                     try FlakySummaries.rebuild(db, testsOfRun: run.id, project: run.project, formerDays: formerDays)
@@ -211,7 +215,8 @@ extension FailscopeStore {
         }
     }
 
-    /// Marks run `runID` finished at `finish.finishedAt` (idempotent; a later finish replaces the time).
+    /// Marks run `runID` finished at `finish.finishedAt` (idempotent; the latest finish reported wins,
+    /// as each process of a run reports its own).
     ///
     /// - Throws: `StoreError.runNotFound`, `SQLiteError`.
     @discardableResult
@@ -225,7 +230,7 @@ extension FailscopeStore {
                     throw StoreError.invalid("finishedAt must not be before the run's startedAt")
                 }
                 try db.run(
-                    "UPDATE runs SET finished_at = ?, updated_at = ? WHERE id = ?",
+                    "UPDATE runs SET finished_at = coalesce(max(finished_at, ?1), ?1), updated_at = ?2 WHERE id = ?3",
                     [Timestamp.milliseconds(finish.finishedAt), Timestamp.milliseconds(now), runID])
                 guard db.changes == 1 else { throw StoreError.runNotFound(runID) }
                 try refreshStatus(db, runID: runID)

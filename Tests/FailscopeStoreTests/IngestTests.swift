@@ -27,6 +27,33 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(list.runs[0].status, .incomplete)
     }
 
+    func testProcessesOfOneRunReportingInAnyOrderGiveTheEarliestStartAndTheLatestFinish() throws {
+        // `swift test --parallel`: every process PUTs the run with its own start, then finishes it.
+        let early = referenceDate
+        let late = referenceDate.addingTimeInterval(20)
+        try store.putRun(sampleRun(startedAt: late))
+        try store.finishRun("run-1", RunFinish(finishedAt: late.addingTimeInterval(1)))
+        try store.putRun(sampleRun(startedAt: early))
+        XCTAssertEqual(try store.runSummary("run-1")?.run.startedAt, early)
+        XCTAssertEqual(try store.runSummary("run-1")?.run.finishedAt, late.addingTimeInterval(1), "still finished")
+        // A process that started first and finished before the last one started is not refused.
+        try store.finishRun("run-1", RunFinish(finishedAt: early.addingTimeInterval(5)))
+        try store.putRun(sampleRun(startedAt: late.addingTimeInterval(3)))
+        var noDevice = sampleRun(startedAt: late)
+        noDevice.device = nil
+        noDevice.osVersion = nil
+        try store.putRun(noDevice)
+        let summary = try XCTUnwrap(store.runSummary("run-1"))
+        XCTAssertEqual(summary.run.startedAt, early)
+        XCTAssertEqual(summary.run.finishedAt, late.addingTimeInterval(1), "the latest finish")
+        XCTAssertEqual(summary.run.device, "iPhone 15", "a process that saw no device keeps the run's")
+        XCTAssertEqual(summary.run.osVersion, "iOS 17.5")
+        var finishing = sampleRun(startedAt: late)
+        finishing.finishedAt = late.addingTimeInterval(30)
+        try store.putRun(finishing)
+        XCTAssertEqual(try store.runSummary("run-1")?.run.finishedAt, late.addingTimeInterval(30))
+    }
+
     func testRunProjectCannotChangeAndInvalidRunsAreRefused() throws {
         try store.putRun(sampleRun())
         XCTAssertThrowsError(try store.putRun(sampleRun(project: "Other"))) { error in
