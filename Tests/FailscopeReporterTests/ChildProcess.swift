@@ -1,3 +1,4 @@
+import FailscopeModel
 import Foundation
 
 /// Runs the package's built products as child processes: the `failscope` CLI and this test
@@ -127,6 +128,16 @@ final class ServiceProcess: @unchecked Sendable {
     }
 
     deinit { stop(kill: true) }
+
+    /// `GET /api/v1/runs/{runId}`, `nil` when the run is unknown.
+    func runDetail(_ runID: String) throws -> RunDetail? {
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-sf", url.appendingPathComponent("api/v1/runs/\(runID)").absoluteString],
+            environment: childEnvironment([:]))
+        guard result.status == 0 else { return nil }
+        return try WireCoding.decoder().decode(RunDetail.self, from: Data(result.standardOutput.utf8))
+    }
 
     /// The run's result counts as the service reports them (`summary.counts`), `nil` when unknown.
     func counts(ofRun runID: String) throws -> [String: Int]? {
