@@ -86,10 +86,20 @@ public struct Spool: Sendable {
     }
 
     /// Removes run `runID`'s folder if nothing but the unreachable mark is left in it (a writer that
-    /// is creating its folder at the same moment gets its folder back: `SpoolWriter` retries).
+    /// is creating its folder at the same moment gets its folder back: `SpoolWriter` retries), and
+    /// what a process that died while removing a folder of it left.
     public func removeIfEmpty(runID: String) {
         let folder = folder(of: runID)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? ["?"]
+        var names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? ["?"]
+        // Folders being removed, and folders a process died making (their lock is free).
+        let leftovers = names.filter { name in
+            guard name.hasPrefix(".") else { return false }
+            if name.contains(WriterFolder.removedSuffix) { return true }
+            return name.hasSuffix(SpoolWriter.stagingSuffix)
+                && WriterFolder(url: folder.appendingPathComponent(name)).claim() != nil
+        }
+        for name in leftovers { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        names.removeAll { leftovers.contains($0) }
         guard names.allSatisfy({ $0 == "unreachable" }) else { return }
         try? FileManager.default.removeItem(at: unreachableMark(of: runID))
         rmdir(folder.path)

@@ -22,11 +22,17 @@ public final class SpoolWriter: @unchecked Sendable {
     public let folder: WriterFolder
     private let lock = NSLock()
     private var lockDescriptor: Int32 = -1
+    /// Whether the folder is there (made, and not removed since by `removeDelivered()`: no other
+    /// process removes a folder whose lock is held).
+    private var prepared = false
     private var journalDescriptor: Int32 = -1
     /// Tests started and not ended, and ended tests whose result is in no batch file yet: while both
     /// are zero the journal holds nothing a recovery would need, and it is emptied.
     private var testsInFlight = 0
     private var resultsOutsideBatches = 0
+
+    /// The suffix of the hidden name a folder is made under before it is renamed into place.
+    static let stagingSuffix = ".new"
 
     public init(spool: Spool, runID: String) {
         precondition(Run.isValidID(runID), "invalid run id \(runID)")
@@ -50,9 +56,9 @@ public final class SpoolWriter: @unchecked Sendable {
     /// The folder is prepared under a hidden name and renamed into place with its lock already held,
     /// so no deliverer ever sees it unlocked.
     private func prepare() throws {
-        if lockDescriptor >= 0 && FileManager.default.fileExists(atPath: folder.url.path) { return }
+        if prepared { return }
         let staging = spool.folder(of: runID).appendingPathComponent(
-            "." + folder.url.lastPathComponent + ".new", isDirectory: true)
+            "." + folder.url.lastPathComponent + Self.stagingSuffix, isDirectory: true)
         // Another process may remove the run's (empty) folder between its creation and ours: retry.
         var attempts = 0
         while true {
@@ -77,6 +83,7 @@ public final class SpoolWriter: @unchecked Sendable {
         guard rename(staging.path, folder.url.path) == 0 else { throw fail(newLock, newJournal) }
         if lockDescriptor >= 0 { close(lockDescriptor) }
         lockDescriptor = newLock
+        prepared = true
         if journalDescriptor >= 0 {
             // Keep the number a crash handler already holds: point it at the new journal.
             dup2(newJournal, journalDescriptor)
@@ -114,14 +121,17 @@ public final class SpoolWriter: @unchecked Sendable {
         }
     }
 
-    /// Records that a test ended with `result`; the result still has to reach a batch file (`write(_:)`).
-    public func testEnded(_ result: TestResult) {
+    /// Records that a test ended with `result`, which still has to reach a batch file: returns it
+    /// encoded (`WireJSONWriter.encode(_:)`), for `write(encodedResults:)`.
+    public func testEnded(_ result: TestResult) -> Data {
+        let encoded = WireJSONWriter.encode(result)
         lock.withLock {
             testsInFlight = max(0, testsInFlight - 1)
             resultsOutsideBatches += 1
             guard journalDescriptor >= 0 else { return }
-            append(TestJournal.ended(result))
+            append(TestJournal.ended(encoded))
         }
+        return encoded
     }
 
     /// One `write(2)` (the descriptor is `O_APPEND`); a failure only costs the crash record.
@@ -136,9 +146,16 @@ public final class SpoolWriter: @unchecked Sendable {
     /// Writes results as one batch file (one fsync however many results); returns the file.
     @discardableResult
     public func write(_ results: [TestResult]) throws -> URL {
+        try write(encodedResults: results.map(WireJSONWriter.encode))
+    }
+
+    /// Writes results encoded by `testEnded(_:)` as one batch file; returns the file.
+    @discardableResult
+    public func write(encodedResults results: [Data]) throws -> URL {
         try lock.withLock {
             try prepare()
-            let url = try ResultBatchFile.write(results, in: folder.resultsFolder)
+            let url = try ResultBatchFile.write(
+                WireJSONWriter.encodeBatch(ofEncoded: results), in: folder.resultsFolder)
             resultsOutsideBatches = max(0, resultsOutsideBatches - results.count)
             if testsInFlight == 0 && resultsOutsideBatches == 0 && journalDescriptor >= 0 {
                 ftruncate(journalDescriptor, 0)
@@ -174,6 +191,7 @@ public final class SpoolWriter: @unchecked Sendable {
     public func removeDelivered() {
         lock.withLock {
             folder.remove()
+            prepared = false
             spool.removeIfEmpty(runID: runID)
         }
     }

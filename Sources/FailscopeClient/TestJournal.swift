@@ -21,22 +21,25 @@ import Foundation
 /// A torn last line is ignored.
 public enum TestJournal {
     /// The journal line of a test that starts.
-    public static func started(_ result: TestResult) -> Data { line("S", result) }
+    public static func started(_ result: TestResult) -> Data { line("S", WireJSONWriter.encode(result)) }
 
-    /// The journal line of a test that ended with `result`.
-    public static func ended(_ result: TestResult) -> Data { line("E", result) }
+    /// The journal line of a test that ended with a result encoded by `WireJSONWriter.encode(_:)`.
+    public static func ended(_ encodedResult: Data) -> Data { line("E", encodedResult) }
 
     /// The journal line of a page-object call of the test that started last.
     public static func step(_ step: TrailStep) -> Data {
         var json = WireJSONWriter(capacity: 160)
         json.write(step)
-        return Data("P ".utf8) + json.data + Data("\n".utf8)
+        return line("P", json.data)
     }
 
-    private static func line(_ tag: String, _ result: TestResult) -> Data {
-        var json = WireJSONWriter(capacity: 512)
-        json.write(result)
-        return Data("\(tag) ".utf8) + json.data + Data("\n".utf8)
+    private static func line(_ tag: String, _ json: Data) -> Data {
+        var line = Data(capacity: json.count + 3)
+        line.append(contentsOf: tag.utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(json)
+        line.append(UInt8(ascii: "\n"))
+        return line
     }
 
     /// The key that matches a journal entry with a result in a batch file: the test and its attempt

@@ -113,26 +113,34 @@ public struct WriterFolder: Sendable, Equatable {
             for result in batch.results { stored.insert(TestJournal.key(of: result)) }
         }
         let recovered = TestJournal.results(in: journal, excluding: stored)
-        if !recovered.isEmpty { try ResultBatchFile.write(recovered, in: resultsFolder) }
+        if !recovered.isEmpty {
+            try ResultBatchFile.write(WireJSONWriter.encode(ResultBatch(results: recovered)), in: resultsFolder)
+        }
         try? FileManager.default.removeItem(at: journalFile)
         return recovered.count
     }
 
-    /// Removes the folder and everything in it.
+    /// Removes the folder and everything in it: first renamed out of sight (atomically), so no other
+    /// process ever sees it half removed (and recreates its lock file in it).
     func remove() {
-        try? FileManager.default.removeItem(at: url)
+        let gone = url.deletingLastPathComponent().appendingPathComponent(
+            "." + url.lastPathComponent + Self.removedSuffix + UUID().uuidString.prefix(8))
+        guard rename(url.path, gone.path) == 0 else { return }
+        try? FileManager.default.removeItem(at: gone)
     }
+
+    /// The name a folder being removed has (hidden, so no listing shows it).
+    static let removedSuffix = ".removed-"
 }
 
-/// Result batch files: `<microseconds>-<hash of the keys>.json`, written atomically.
+/// Result batch files: `<microseconds>-<hash of the content>.json`, written atomically.
 enum ResultBatchFile {
     @discardableResult
-    static func write(_ results: [TestResult], in folder: URL) throws -> URL {
+    static func write(_ batch: Data, in folder: URL) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let sequence = String(UInt64(Date().timeIntervalSince1970 * 1_000_000), radix: 10)
-        let key = SHA256.hex(of: Data(results.map(\.resultKey).joined(separator: "\n").utf8)).prefix(16)
-        let url = folder.appendingPathComponent("\(sequence)-\(key).json")
-        try AtomicFile.write(WireJSONWriter.encode(ResultBatch(results: results)), to: url)
+        let url = folder.appendingPathComponent("\(sequence)-\(SHA256.hex(of: batch).prefix(16)).json")
+        try AtomicFile.write(batch, to: url)
         return url
     }
 }

@@ -4,13 +4,22 @@ import Foundation
 extension WireJSONWriter {
     /// `batch` as `WireCoding.encoder().encode(batch)` would write it.
     public static func encode(_ batch: ResultBatch) -> Data {
-        var json = WireJSONWriter(capacity: 64 + batch.results.count * 400)
-        json.write(batch)
+        encodeBatch(ofEncoded: batch.results.map(encode))
+    }
+
+    /// A `ResultBatch` of results each already encoded by `encode(_: TestResult)` (the reporter
+    /// encodes a result once, when its test ends, for its journal and its batch file).
+    public static func encodeBatch(ofEncoded results: [Data]) -> Data {
+        var json = WireJSONWriter(capacity: 16 + results.reduce(0) { $0 + $1.count + 1 })
+        json.object { $0.field("results") { $0.array(results) { $0.encoded($1) } } }
         return json.data
     }
 
-    public mutating func write(_ batch: ResultBatch) {
-        object { $0.field("results") { $0.array(batch.results) { $0.write($1) } } }
+    /// `result` as `WireCoding.encoder().encode(result)` would write it.
+    public static func encode(_ result: TestResult) -> Data {
+        var json = WireJSONWriter(capacity: 512)
+        json.write(result)
+        return json.data
     }
 
     public mutating func write(_ result: TestResult) {

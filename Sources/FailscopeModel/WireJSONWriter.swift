@@ -24,6 +24,11 @@ public struct WireJSONWriter: Sendable {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends a JSON value this writer encoded before.
+    public mutating func encoded(_ json: Data) {
+        bytes.append(contentsOf: json)
+    }
+
     public mutating func comma() {
         bytes.append(UInt8(ascii: ","))
     }

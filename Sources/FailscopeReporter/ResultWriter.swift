@@ -13,7 +13,7 @@ final class ResultWriter: @unchecked Sendable {
     private let spoolWriter: SpoolWriter
     private let queue = DispatchQueue(label: "failscope.result-writer")
     private let lock = NSLock()
-    private var pending: [TestResult] = []
+    private var pending: [Data] = []
     private var scheduled = false
     private var problems: [String] = []
     /// The longest a result waits in memory, in seconds.
@@ -27,8 +27,8 @@ final class ResultWriter: @unchecked Sendable {
         self.batchLimit = batchLimit
     }
 
-    /// Queues a result; it reaches the spool within one batch write.
-    func append(_ result: TestResult) {
+    /// Queues a result encoded by `SpoolWriter.testEnded(_:)`; it reaches the spool within one batch write.
+    func append(_ result: Data) {
         let (schedule, full) = lock.withLock {
             pending.append(result)
             defer { scheduled = true }
@@ -60,7 +60,7 @@ final class ResultWriter: @unchecked Sendable {
         }
         guard !batch.isEmpty else { return }
         do {
-            try spoolWriter.write(batch)
+            try spoolWriter.write(encodedResults: batch)
         } catch {
             lock.withLock {
                 problems.append(

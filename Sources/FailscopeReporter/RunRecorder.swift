@@ -149,8 +149,7 @@ public final class RunRecorder: @unchecked Sendable {
             trail: trail.steps.map {
                 TrailStep(page: $0.page, action: $0.action, callSite: SourceLocation(file: $0.file, line: $0.line))
             }, artifacts: lock.withLock { test.artifacts })
-        spoolWriter.testEnded(result)
-        writer.append(result)
+        writer.append(spoolWriter.testEnded(result))
         lock.withLock {
             counts[status, default: 0] += 1
             unfinishedResults += 1

@@ -177,7 +177,7 @@ final class SpoolUploadTests: XCTestCase {
         try writer?.write(Run(id: "crashed", project: "demo", startedAt: Date(timeIntervalSince1970: 1_000)))
         let passed = TestResult(suite: "A", name: "testPasses", status: .passed, duration: 0.5)
         try writer?.testStarted(TestResult(suite: "A", name: "testPasses", status: .error))
-        writer?.testEnded(passed)  // ended, but its batch was never written: the process died first
+        _ = writer?.testEnded(passed)  // ended, but its batch was never written: the process died first
         try writer?.testStarted(
             TestResult(suite: "A", name: "testCrashes", status: .error, startedAt: Date(timeIntervalSince1970: 1_001)))
         writer?.pageStep(TrailStep(page: "LoginPage", callSite: SourceLocation(file: "LoginTests.swift", line: 7)))
