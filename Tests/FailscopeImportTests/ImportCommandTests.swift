@@ -82,7 +82,7 @@ final class ImportCommandTests: XCTestCase {
             dry.stdout.contains(
                 "\(files.junit) (junit): 3 tests, 1 failure, 1 skipped, 1 flaky, 0 warnings (4 results with retries)"),
             dry.stdout)
-        XCTAssertTrue(dry.stdout.contains("  flaky: LoginUITests/testLogin(): failed, passed"), dry.stdout)
+        XCTAssertTrue(dry.stdout.contains("  flaky: LoginUITests/testLogin: failed, passed"), dry.stdout)
         XCTAssertTrue(
             dry.stdout.contains("\(files.stream) (swift-testing-event-stream): 1 test, 0 failures"), dry.stdout)
         XCTAssertTrue(dry.stderr.contains("error: \(files.broken):3:"), dry.stderr)
@@ -123,8 +123,8 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertEqual(detail.summary.counts.failingTests, 1)
         XCTAssertEqual(detail.summary.counts.skipped, 1)
         let results = detail.pages.flatMap(\.callSites).flatMap(\.results)
-        XCTAssertEqual(results.first { $0.name == "testLogout()" }?.message, "XCTAssertTrue failed")
-        XCTAssertNil(results.first { $0.name == "testSignUp()" }?.duration)
+        XCTAssertEqual(results.first { $0.name == "testLogout" }?.message, "XCTAssertTrue failed")
+        XCTAssertNil(results.first { $0.name == "testSignUp" }?.duration)
 
         // The same file again: the same run, nothing added.
         let again = try run(["import", "--project", "Shop", "--branch", "main", files.junit], environment: environment)
