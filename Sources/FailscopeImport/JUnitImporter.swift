@@ -17,7 +17,8 @@ import Foundation
 ///
 /// Counts come from the elements, never from a header's `tests`/`failures` (a disagreement is a warning).
 /// A missing or unreadable `time` is an unknown duration (`nil`), never 0 and never the suite's time.
-/// Malformed XML that `XMLRepairReader` can repair is repaired and a warning says what was done.
+/// Malformed XML that `XMLRepairReader` can repair is repaired and a warning says what was done. Elements
+/// nested deeper than 256 levels are refused (JUnit nests a few; a hostile file nests millions).
 public struct JUnitImporter: Sendable {
     /// Bytes of `system-out`/`system-err` kept per test (the rest is counted, not stored).
     public var outputLimit: Int
@@ -62,6 +63,13 @@ public struct JUnitImporter: Sendable {
         let ok = parser.parse()
         if let failure = delegate.failure {
             throw ImportError(file: name, line: failure.line, column: failure.column, reason: failure.reason)
+        }
+        if let deep = reader.depthExceeded {
+            throw ImportError(
+                file: name, line: deep.line, column: deep.column,
+                reason:
+                    "elements nested deeper than \(reader.maxDepth) levels (<\(deep.element)> opens level \(reader.maxDepth + 1)): not a JUnit report, read no further"
+                    + delegate.readSoFar)
         }
         // A file cut short: say so, with the element left open, rather than the parser's complaint about its end.
         if let truncation = reader.truncation,

@@ -50,6 +50,13 @@ final class XMLRepairReader {
         }
     }
 
+    /// Where the input opened one element too many (1-based line and column of the end of its start tag).
+    struct DepthExceeded: Sendable, Equatable {
+        var line: Int
+        var column: Int
+        var element: String
+    }
+
     /// Where the input ended while an element (or a comment, CDATA section, tag) was still open.
     struct Truncation: Sendable, Equatable {
         var line: Int
@@ -96,6 +103,11 @@ final class XMLRepairReader {
     private(set) var finished = false
     /// Bytes of one text run or CDATA section passed on to the parser before the rest is dropped.
     let textLimit: Int
+    /// Elements open at once beyond which the input is refused (JUnit needs a handful; a hostile file
+    /// nests millions).
+    let maxDepth: Int
+    /// Where the input opened element `maxDepth + 1`, when it did; nothing after it is read.
+    private(set) var depthExceeded: DepthExceeded?
     /// Bytes of text dropped because a run was longer than `textLimit`.
     private(set) var droppedTextBytes: Int64 = 0
     private var textRun = 0
@@ -110,8 +122,9 @@ final class XMLRepairReader {
     private var dropping = false
 
     /// Reads through `readChunk(&buffer, maxCount)`, which appends up to `maxCount` bytes and returns how many (0 at end).
-    init(textLimit: Int = 1 << 20, readChunk: @escaping (inout [UInt8], Int) -> Int) {
+    init(textLimit: Int = 1 << 20, maxDepth: Int = 256, readChunk: @escaping (inout [UInt8], Int) -> Int) {
         self.textLimit = textLimit
+        self.maxDepth = maxDepth
         self.readChunk = readChunk
     }
 
@@ -404,6 +417,19 @@ final class XMLRepairReader {
         }
     }
 
+    /// Records an element opened by the start tag ending at `position`; past `maxDepth` open elements the
+    /// input ends here instead (`depthExceeded`, `false`), before the parser sees the tag end, so that neither
+    /// keeps a stack that grows with the file.
+    private func open(_ name: String) -> Bool {
+        guard stack.count < maxDepth else {
+            depthExceeded = DepthExceeded(line: line, column: column, element: name)
+            finished = true
+            return false
+        }
+        stack.append((name, line))
+        return true
+    }
+
     private var insideLeaf: Bool { stack.last.map { Self.leafElements.contains($0.name) } ?? false }
 
     private func stepContent(_ byte: UInt8) {
@@ -533,8 +559,8 @@ final class XMLRepairReader {
     private func stepTag(_ byte: UInt8) {
         switch byte {
         case UInt8(ascii: ">"):
+            guard open(pendingName) else { return }
             copy(1)
-            stack.append((pendingName, line))
             pendingName = ""
             state = .content
         case UInt8(ascii: "/") where peek(1) == UInt8(ascii: ">"):
@@ -560,8 +586,8 @@ final class XMLRepairReader {
             // A tag never closed: close it and read the '<' as content.
             noteRepair()
             repairs.lessThans += 1
+            guard open(pendingName) else { return }
             output.append(UInt8(ascii: ">"))
-            stack.append((pendingName, line))
             pendingName = ""
             state = .content
         default:
