@@ -72,106 +72,166 @@ struct Destination: Hashable, Sendable {
 ///    another case or configuration): a distinct execution, with a warning.
 /// Distinct executions of one identity are numbered in order in their arguments: `#1`, `#2`, or
 /// `"a" #1`, `"a" #2` after an argument text. Destinations include the configuration only when the report
-/// has more than one.
-enum JUnitExecutions {
-    /// What one result needs for the decision; results of one `<testcase>` share `element`.
+/// has more than one. The importer records each result as it reads (`append`, and `fill` when a suite's
+/// properties are known), then `decide` runs once over the whole file.
+struct JUnitExecutions {
+    /// What the decision needs of one result; results of one `<testcase>` share `element`. Small (the
+    /// destination is an index into a table of the few a report names), as a report may hold 10^5 results.
     struct Element: Sendable {
-        var element: Int
-        var place: Int
-        var repetition: String?
+        var element: Int32
+        var place: Int32
+        var destination: Int32
         var hasArguments: Bool
-        var destination: Destination
+        var repetition: String?
     }
 
-    private struct Chain {
-        var instance: Int
-        var attempts = 0
+    private(set) var elements: [Element] = []
+    private var destinations: [Destination] = [Destination()]
+    private var destinationIndex: [Destination: Int32] = [Destination(): 0]
+
+    var count: Int { elements.count }
+
+    /// Records `count` results (the attempts of one `<testcase>` element).
+    mutating func append(
+        element: Int, place: Int, repetition: String?, hasArguments: Bool, destination: Destination, count: Int
+    ) {
+        let entry = Element(
+            element: Int32(truncatingIfNeeded: element), place: Int32(truncatingIfNeeded: place),
+            destination: intern(destination), hasArguments: hasArguments, repetition: repetition)
+        elements.append(contentsOf: repeatElement(entry, count: count))
+    }
+
+    /// An enclosing suite's destination fills what the results from `start` on do not name.
+    mutating func fill(from outer: Destination, startingAt start: Int) {
+        var merged: [Int32: Int32] = [:]
+        for index in start..<elements.count {
+            let own = elements[index].destination
+            if let known = merged[own] {
+                elements[index].destination = known
+                continue
+            }
+            var destination = destinations[Int(own)]
+            destination.fill(from: outer)
+            let filled = intern(destination)
+            merged[own] = filled
+            elements[index].destination = filled
+        }
+    }
+
+    private mutating func intern(_ destination: Destination) -> Int32 {
+        if let index = destinationIndex[destination] { return index }
+        let index = Int32(destinations.count)
+        destinations.append(destination)
+        destinationIndex[destination] = index
+        return index
+    }
+
+    /// What is known of one identity so far: its latest execution, and per repetition label how many
+    /// elements carried it.
+    private struct State {
+        var latest: Int32 = 1
+        var attempts: Int32 = 0
         var failed = false
-        var place: Int
-    }
-
-    private struct LabelKey: Hashable {
-        var test: ImportedTest.Identity
-        var label: String
+        var place: Int32
+        var instances: Int32 = 1
+        var labels: [String: Int32] = [:]
+        /// Attempts per execution, kept only for labelled elements (a label may return to an older one).
+        var labelledAttempts: [Int32] = []
     }
 
     /// Sets each result's device, attempt and (for distinct executions of one identity) numbered arguments;
     /// returns the warnings to show.
-    static func decide(_ results: inout [TestResult], _ elements: [Element]) -> [String] {
+    func decide(_ results: inout [TestResult]) -> [String] {
         precondition(results.count == elements.count)
-        let configurations = Set(elements.compactMap(\.destination.configuration))
-        for index in results.indices {
-            results[index].device = elements[index].destination.device(withConfiguration: configurations.count > 1)
-        }
-        var latest: [ImportedTest.Identity: Chain] = [:]
-        var chains: [ImportedTest.Identity: [Int: Chain]] = [:]
-        var labelCounts: [LabelKey: Int] = [:]
-        var instanceCounts: [ImportedTest.Identity: Int] = [:]
-        var instances = [Int](repeating: 1, count: results.count)
+        let withConfiguration = Set(destinations.compactMap(\.configuration)).count > 1
+        let devices = destinations.map { $0.device(withConfiguration: withConfiguration) }
+        for index in results.indices { results[index].device = devices[Int(elements[index].destination)] }
+        var stateIndex: [ImportedTest.Identity: Int32] = [:]
+        stateIndex.reserveCapacity(results.count)
+        var states: [State] = []
+        var stateOf = [Int32](repeating: 0, count: results.count)
+        var instanceOf = [Int32](repeating: 1, count: results.count)
         var afterPass = 0
         var cannotTell = 0
         var parameterized = 0
-        var firstExample: [String: String] = [:]
+        var examples: [String: String] = [:]
         var start = 0
         while start < results.count {
             var end = start + 1
             while end < results.count, elements[end].element == elements[start].element { end += 1 }
             let key = ImportedTest.Identity(results[start])
             let element = elements[start]
-            let instance: Int
-            if let label = element.repetition {
-                let labelKey = LabelKey(test: key, label: label)
-                instance = (labelCounts[labelKey] ?? 0) + 1
-                labelCounts[labelKey] = instance
-            } else if let previous = latest[key] {
-                if ReportIdentity.isParameterized(key.name), !element.hasArguments {
+            let id: Int32
+            var state: State
+            let instance: Int32
+            var attempts: Int32
+            if let known = stateIndex[key] {
+                id = known
+                state = states[Int(known)]
+                if let label = element.repetition {
+                    instance = (state.labels[label] ?? 0) + 1
+                    state.labels[label] = instance
+                    attempts = instance <= state.labelledAttempts.count ? state.labelledAttempts[Int(instance) - 1] : 0
+                } else if ReportIdentity.isParameterized(key.name), !element.hasArguments {
                     parameterized += 1
-                    firstExample["parameterized"] = firstExample["parameterized"] ?? describe(key)
-                    instance = (instanceCounts[key] ?? 1) + 1
-                } else if previous.failed, previous.place == element.place, cannotBeAnotherCase(key.name) {
-                    instance = previous.instance
+                    examples["parameterized"] = examples["parameterized"] ?? Self.describe(key)
+                    instance = state.instances + 1
+                    attempts = 0
+                } else if state.failed, state.place == element.place, Self.cannotBeAnotherCase(key.name) {
+                    instance = state.latest
+                    attempts = state.attempts
                 } else {
-                    if previous.failed {
+                    if state.failed {
                         cannotTell += 1
-                        firstExample["cannotTell"] = firstExample["cannotTell"] ?? describe(key)
+                        examples["cannotTell"] = examples["cannotTell"] ?? Self.describe(key)
                     } else {
                         afterPass += 1
-                        firstExample["afterPass"] = firstExample["afterPass"] ?? describe(key)
+                        examples["afterPass"] = examples["afterPass"] ?? Self.describe(key)
                     }
-                    instance = (instanceCounts[key] ?? 1) + 1
+                    instance = state.instances + 1
+                    attempts = 0
                 }
             } else {
+                id = Int32(states.count)
+                stateIndex[key] = id
+                state = State(place: element.place)
+                if let label = element.repetition { state.labels[label] = 1 }
                 instance = 1
+                attempts = 0
             }
-            instanceCounts[key] = max(instanceCounts[key] ?? 0, instance)
-            var chain = chains[key]?[instance] ?? Chain(instance: instance, place: element.place)
             for index in start..<end {
-                chain.attempts += 1
-                results[index].attempt = chain.attempts
-                instances[index] = instance
+                attempts += 1
+                results[index].attempt = Int(attempts)
+                stateOf[index] = id
+                instanceOf[index] = instance
             }
-            chain.failed = results[end - 1].status.outcome == .fail
-            chains[key, default: [:]][instance] = chain
-            latest[key] = chain
+            state.instances = max(state.instances, instance)
+            state.latest = instance
+            state.attempts = attempts
+            state.failed = results[end - 1].status.outcome == .fail
+            state.place = element.place
+            if element.repetition != nil {
+                while state.labelledAttempts.count < Int(instance) { state.labelledAttempts.append(0) }
+                state.labelledAttempts[Int(instance) - 1] = attempts
+            }
+            if Int(id) == states.count { states.append(state) } else { states[Int(id)] = state }
             start = end
         }
-        for index in results.indices {
-            let key = ImportedTest.Identity(results[index])
-            guard let count = instanceCounts[key], count > 1 else { continue }
-            results[index].arguments = (results[index].arguments.map { $0 + " " } ?? "") + "#\(instances[index])"
+        for index in results.indices where states[Int(stateOf[index])].instances > 1 {
+            results[index].arguments = (results[index].arguments.map { $0 + " " } ?? "") + "#\(instanceOf[index])"
         }
         var warnings: [String] = []
-        if parameterized > 0, let example = firstExample["parameterized"] {
+        if parameterized > 0, let example = examples["parameterized"] {
             warnings.append(
                 "\(parameterized) <testcase> element\(parameterized == 1 ? " repeats" : "s repeat") a parameterized test without its arguments; kept as its cases #1, #2, … in order (first: \(example))"
             )
         }
-        if afterPass > 0, let example = firstExample["afterPass"] {
+        if afterPass > 0, let example = examples["afterPass"] {
             warnings.append(
                 "\(afterPass) <testcase> element\(afterPass == 1 ? " repeats" : "s repeat") a test after it passed: kept as distinct executions #1, #2, … (another case or configuration the report does not name; first: \(example))"
             )
         }
-        if cannotTell > 0, let example = firstExample["cannotTell"] {
+        if cannotTell > 0, let example = examples["cannotTell"] {
             warnings.append(
                 "\(cannotTell) <testcase> element\(cannotTell == 1 ? " repeats" : "s repeat") a failed test where the report cannot tell a retry from another case or place: kept as distinct executions #1, #2, … (first: \(example))"
             )

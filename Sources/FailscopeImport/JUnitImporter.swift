@@ -178,7 +178,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
     private var caseCount = 0
     private var results: [TestResult] = []
     /// Per result, in `results` order: where it ran and which element it came from.
-    private var executions: [JUnitExecutions.Element] = []
+    private var executions = JUnitExecutions()
     private var suitePlaces = 0
     private var rootName: String?
     private var warnings: [String] = []
@@ -301,9 +301,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
             // A suite's properties (written before or after its cases) name where its cases ran, unless an
             // inner suite or the case itself already did.
             if let suite = suites.popLast(), !suite.destination.isEmpty {
-                for index in suite.firstResult..<executions.count {
-                    executions[index].destination.fill(from: suite.destination)
-                }
+                executions.fill(from: suite.destination, startingAt: suite.firstResult)
             }
         case "testcase":
             if let finished = current { finishCase(finished) }
@@ -470,10 +468,9 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
                     duration: ReportDuration.seconds(rerun.attributes["time"])))
         }
         results.append(contentsOf: attempts)
-        let execution = JUnitExecutions.Element(
-            element: caseCount, place: element.suite.place, repetition: repetition,
-            hasArguments: arguments != nil, destination: destination)
-        executions.append(contentsOf: repeatElement(execution, count: attempts.count))
+        executions.append(
+            element: caseCount, place: element.suite.place, repetition: repetition, hasArguments: arguments != nil,
+            destination: destination, count: attempts.count)
     }
 
     /// Whether the first component of `classname` is the test bundle's module, as the report shows it: a
@@ -535,7 +532,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
         var warnings = warnings
         if let summary = reader.repairs.summary { warnings.append(summary) }
         if reader.declarations > 0 { warnings.append("ignored a <!DOCTYPE> declaration (JUnit needs none)") }
-        warnings.append(contentsOf: JUnitExecutions.decide(&results, executions))
+        warnings.append(contentsOf: executions.decide(&results))
         var report = ParsedReport(
             format: .junit, results: results, warnings: [], startedAt: startedAt, duration: rootTime ?? childTimeSum,
             recovered: reader.repairs.total > 0)
