@@ -58,6 +58,22 @@ final class HostileReportTests: XCTestCase {
         XCTAssertTrue(report.recovered)
     }
 
+    func testAngleBracketsInATextElementAreEscapedAlikeEverywhere() {
+        // The first repair, the run in the middle and the last bytes take different paths through the
+        // reader; all must give the same text.
+        let piece = "<div>1 < 2 <br/></span><system-outx>"
+        let soup = String(repeating: piece, count: 3000)
+        let xml = "<testsuite><testcase name='t'><system-out>\(soup)</system-out></testcase></testsuite>"
+        let reader = XMLRepairReader(data: Data(xml.utf8))
+        let repaired = String(decoding: reader.readAll(), as: UTF8.self)
+        let escaped = soup.replacingOccurrences(of: "<", with: "&lt;")
+        XCTAssertEqual(
+            repaired, "<testsuite><testcase name='t'><system-out>\(escaped)</system-out></testcase></testsuite>")
+        XCTAssertEqual(reader.repairs.lessThans, 5 * 3000)
+        XCTAssertEqual(reader.repairs.firstColumn, 43)
+        XCTAssertEqual(reader.column, xml.count + 1)
+    }
+
     func testTheRepairReaderStopsReadingAtTheLimit() {
         // Nothing past the offending element reaches the parser, however much follows.
         var read = 0
