@@ -69,7 +69,9 @@ struct Destination: Hashable, Sendable {
 /// 3. After a failed or errored execution in the same `<testsuite>` element, when the name is an
 ///    identifier or a function without parameters (which cannot be a parameterized case): a retry.
 /// 4. Otherwise (after a passing execution, in another suite element, or a display name that could be
-///    another case or configuration): a distinct execution, with a warning.
+///    another case or configuration): a distinct execution, with a warning. Except that a display name
+///    repeated after a failure in the same suite element is a retry when that suite's `tests` count holds
+///    only with it folded.
 /// Distinct executions of one identity are numbered in order in their arguments: `#1`, `#2`, or
 /// `"a" #1`, `"a" #2` after an argument text. Destinations include the configuration only when the report
 /// has more than one. The importer records each result as it reads (`append`, and `fill` when a suite's
@@ -86,6 +88,8 @@ struct JUnitExecutions {
     }
 
     private(set) var elements: [Element] = []
+    /// Suite elements' `tests` attributes, by place.
+    private var testsClaimed: [Int32: Int] = [:]
     private var destinations: [Destination] = [Destination()]
     private var destinationIndex: [Destination: Int32] = [Destination(): 0]
 
@@ -100,6 +104,9 @@ struct JUnitExecutions {
             destination: intern(destination), hasArguments: hasArguments, repetition: repetition)
         elements.append(contentsOf: repeatElement(entry, count: count))
     }
+
+    /// The `tests` attribute of the suite element numbered `place`.
+    mutating func claim(tests: Int, place: Int) { testsClaimed[Int32(truncatingIfNeeded: place)] = tests }
 
     /// An enclosing suite's destination fills what the results from `start` on do not name.
     mutating func fill(from outer: Destination, startingAt start: Int) {
@@ -139,22 +146,81 @@ struct JUnitExecutions {
         var labelledAttempts: [Int32] = []
     }
 
+    /// What one reading of the elements decided, per result and in total.
+    private struct Outcome {
+        var stateOf: [Int32]
+        var instanceOf: [Int32]
+        var instances: [Int32] = []
+        var afterPass = 0
+        var cannotTell = 0
+        var parameterized = 0
+        var foldedByCount = 0
+        var examples: [String: String] = [:]
+        /// Per suite element: executions, and those kept apart because the report could not tell.
+        var executions: [Int32: Int] = [:]
+        var undecided: [Int32: Int] = [:]
+
+        init(count: Int) {
+            stateOf = [Int32](repeating: 0, count: count)
+            instanceOf = [Int32](repeating: 1, count: count)
+        }
+    }
+
     /// Sets each result's device, attempt and (for distinct executions of one identity) numbered arguments;
     /// returns the warnings to show.
+    ///
+    /// Where the report cannot tell a retry from another case (rule 4 after a failure), a suite's `tests`
+    /// count can: when it equals that suite's executions only with those elements folded, they are retries.
     func decide(_ results: inout [TestResult]) -> [String] {
         precondition(results.count == elements.count)
         let withConfiguration = Set(destinations.compactMap(\.configuration)).count > 1
         let devices = destinations.map { $0.device(withConfiguration: withConfiguration) }
         for index in results.indices { results[index].device = devices[Int(elements[index].destination)] }
+        var outcome = read(&results, foldingIn: [])
+        let counted = Set(
+            outcome.undecided.compactMap { place, undecided in
+                testsClaimed[place] == (outcome.executions[place] ?? 0) - undecided ? place : nil
+            })
+        if !counted.isEmpty { outcome = read(&results, foldingIn: counted) }
+        for index in results.indices where outcome.instances[Int(outcome.stateOf[index])] > 1 {
+            results[index].arguments =
+                (results[index].arguments.map { $0 + " " } ?? "") + "#\(outcome.instanceOf[index])"
+        }
+        var warnings: [String] = []
+        if outcome.parameterized > 0, let example = outcome.examples["parameterized"] {
+            let count = outcome.parameterized
+            warnings.append(
+                "\(count) <testcase> element\(count == 1 ? " repeats" : "s repeat") a parameterized test without its arguments; kept as its cases #1, #2, … in order (first: \(example))"
+            )
+        }
+        if outcome.afterPass > 0, let example = outcome.examples["afterPass"] {
+            let count = outcome.afterPass
+            warnings.append(
+                "\(count) <testcase> element\(count == 1 ? " repeats" : "s repeat") a test after it passed: kept as distinct executions #1, #2, … (another case or configuration the report does not name; first: \(example))"
+            )
+        }
+        if outcome.cannotTell > 0, let example = outcome.examples["cannotTell"] {
+            let count = outcome.cannotTell
+            warnings.append(
+                "\(count) <testcase> element\(count == 1 ? " repeats" : "s repeat") a failed test where the report cannot tell a retry from another case or place: kept as distinct executions #1, #2, … (first: \(example))"
+            )
+        }
+        if outcome.foldedByCount > 0, let example = outcome.examples["foldedByCount"] {
+            let count = outcome.foldedByCount
+            warnings.append(
+                "\(count) <testcase> element\(count == 1 ? " repeats" : "s repeat") a failed test under a name that could be another case; read as a retry because the suite's tests count says so (first: \(example))"
+            )
+        }
+        return warnings
+    }
+
+    /// One reading of the elements in file order (rules 1–4); `foldingIn` lists the suite elements whose
+    /// undecided repeats are retries.
+    private func read(_ results: inout [TestResult], foldingIn: Set<Int32>) -> Outcome {
+        var outcome = Outcome(count: results.count)
         var stateIndex: [ImportedTest.Identity: Int32] = [:]
         stateIndex.reserveCapacity(results.count)
         var states: [State] = []
-        var stateOf = [Int32](repeating: 0, count: results.count)
-        var instanceOf = [Int32](repeating: 1, count: results.count)
-        var afterPass = 0
-        var cannotTell = 0
-        var parameterized = 0
-        var examples: [String: String] = [:]
         var start = 0
         while start < results.count {
             var end = start + 1
@@ -173,20 +239,26 @@ struct JUnitExecutions {
                     state.labels[label] = instance
                     attempts = instance <= state.labelledAttempts.count ? state.labelledAttempts[Int(instance) - 1] : 0
                 } else if ReportIdentity.isParameterized(key.name), !element.hasArguments {
-                    parameterized += 1
-                    examples["parameterized"] = examples["parameterized"] ?? Self.describe(key)
+                    outcome.parameterized += 1
+                    outcome.examples["parameterized"] = outcome.examples["parameterized"] ?? Self.describe(key)
                     instance = state.instances + 1
                     attempts = 0
                 } else if state.failed, state.place == element.place, Self.cannotBeAnotherCase(key.name) {
                     instance = state.latest
                     attempts = state.attempts
+                } else if state.failed, state.place == element.place, foldingIn.contains(element.place) {
+                    outcome.foldedByCount += 1
+                    outcome.examples["foldedByCount"] = outcome.examples["foldedByCount"] ?? Self.describe(key)
+                    instance = state.latest
+                    attempts = state.attempts
                 } else {
                     if state.failed {
-                        cannotTell += 1
-                        examples["cannotTell"] = examples["cannotTell"] ?? Self.describe(key)
+                        outcome.cannotTell += 1
+                        outcome.examples["cannotTell"] = outcome.examples["cannotTell"] ?? Self.describe(key)
+                        if state.place == element.place { outcome.undecided[element.place, default: 0] += 1 }
                     } else {
-                        afterPass += 1
-                        examples["afterPass"] = examples["afterPass"] ?? Self.describe(key)
+                        outcome.afterPass += 1
+                        outcome.examples["afterPass"] = outcome.examples["afterPass"] ?? Self.describe(key)
                     }
                     instance = state.instances + 1
                     attempts = 0
@@ -199,11 +271,12 @@ struct JUnitExecutions {
                 instance = 1
                 attempts = 0
             }
+            if attempts == 0 { outcome.executions[element.place, default: 0] += 1 }
             for index in start..<end {
                 attempts += 1
                 results[index].attempt = Int(attempts)
-                stateOf[index] = id
-                instanceOf[index] = instance
+                outcome.stateOf[index] = id
+                outcome.instanceOf[index] = instance
             }
             state.instances = max(state.instances, instance)
             state.latest = instance
@@ -217,26 +290,8 @@ struct JUnitExecutions {
             if Int(id) == states.count { states.append(state) } else { states[Int(id)] = state }
             start = end
         }
-        for index in results.indices where states[Int(stateOf[index])].instances > 1 {
-            results[index].arguments = (results[index].arguments.map { $0 + " " } ?? "") + "#\(instanceOf[index])"
-        }
-        var warnings: [String] = []
-        if parameterized > 0, let example = examples["parameterized"] {
-            warnings.append(
-                "\(parameterized) <testcase> element\(parameterized == 1 ? " repeats" : "s repeat") a parameterized test without its arguments; kept as its cases #1, #2, … in order (first: \(example))"
-            )
-        }
-        if afterPass > 0, let example = examples["afterPass"] {
-            warnings.append(
-                "\(afterPass) <testcase> element\(afterPass == 1 ? " repeats" : "s repeat") a test after it passed: kept as distinct executions #1, #2, … (another case or configuration the report does not name; first: \(example))"
-            )
-        }
-        if cannotTell > 0, let example = examples["cannotTell"] {
-            warnings.append(
-                "\(cannotTell) <testcase> element\(cannotTell == 1 ? " repeats" : "s repeat") a failed test where the report cannot tell a retry from another case or place: kept as distinct executions #1, #2, … (first: \(example))"
-            )
-        }
-        return warnings
+        outcome.instances = states.map(\.instances)
+        return outcome
     }
 
     /// A name that cannot be one of several cases: an identifier (`testApply`, `test_foo`) or a function

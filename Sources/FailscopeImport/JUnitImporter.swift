@@ -243,6 +243,9 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
                 startedAt = min(startedAt ?? stamp, stamp)
             }
             suitePlaces += 1
+            if let tests = attributeDict["tests"].flatMap({ Int($0) }) {
+                executions.claim(tests: tests, place: suitePlaces)
+            }
             suites.append(Suite(name: attributeDict["name"].map(text), firstResult: results.count, place: suitePlaces))
         case "testcase":
             current = Case(

@@ -288,7 +288,8 @@ final class CorpusTests: XCTestCase {
             rejects("inside a CDATA section")
         // A template placeholder time="<<computed>>": recovered (escaped '<'), the time unknown, and said so.
         // "retried flaky test" fails, another test runs, then it passes: a display name, which nothing tells
-        // from another case of that name, so two executions and a warning rather than an invented flaky test.
+        // from another case of that name (the suite's tests="5" for 7 elements fits neither reading), so two
+        // executions and a warning rather than an invented flaky test.
         checks["junit-variants/mikepenz__junit-web-test_expectedRetries.xml"] = imports(
             tests: 8, failures: 2, skipped: 1
         ) { r, f in

@@ -116,6 +116,19 @@ final class ExecutionRulesTests: XCTestCase {
             }, "\(report.warnings)")
     }
 
+    func testASuitesTestsCountTellsARetryFromAnotherCase() throws {
+        let report = try importing("counted-retry.junit.xml")
+        XCTAssertEqual(
+            outline(report),
+            ["CheckoutTests/Applies a coupon: failed, passed", "CheckoutTests/Removes a coupon: passed"])
+        XCTAssertEqual(report.summary.flaky, 1)
+        XCTAssertTrue(
+            report.warnings.contains {
+                $0.hasPrefix("1 <testcase> element repeats a failed test under a name that could be another case")
+                    && $0.contains("tests count says so")
+            }, "\(report.warnings)")
+    }
+
     func testDeviceMatrixWithARetryInOneDestination() throws {
         let report = try importing("device-matrix-with-retry.junit.xml")
         XCTAssertEqual(
