@@ -294,10 +294,14 @@ struct JUnitExecutions {
         return outcome
     }
 
-    /// A name that cannot be one of several cases: an identifier (`testApply`, `test_foo`) or a function
-    /// without parameters (`apply()`). Display names (`Apply coupon`) can.
+    /// A name that cannot be one of several cases: an identifier (`testApply`, `test_foo`), a function
+    /// without parameters (`apply()`), or an identifier carrying its case's id (pytest's `test_sum[1-2]`).
+    /// Display names (`Apply coupon`) can.
     static func cannotBeAnotherCase(_ name: String) -> Bool {
-        let base = name.hasSuffix("()") ? name.dropLast(2) : Substring(name)
+        var base = name.hasSuffix("()") ? name.dropLast(2) : Substring(name)
+        if base.hasSuffix("]"), let open = base.firstIndex(of: "["), open > base.startIndex {
+            base = base[..<open]
+        }
         return !base.isEmpty
             && base.unicodeScalars.allSatisfy { $0 == "_" || $0 == "$" || CharacterSet.alphanumerics.contains($0) }
     }

@@ -154,6 +154,15 @@ final class ExecutionRulesTests: XCTestCase {
         XCTAssertEqual(report.summary.failures, 1)
     }
 
+    func testNamesThatCannotBeAnotherCase() {
+        for name in ["testApply", "test_foo", "apply()", "test_sum[1-2]", "test_sum[a b]"] {
+            XCTAssertTrue(JUnitExecutions.cannotBeAnotherCase(name), name)
+        }
+        for name in ["Applies a coupon", "canEdit(role:)", "[1] a", "sum(1, 2)", ""] {
+            XCTAssertFalse(JUnitExecutions.cannotBeAnotherCase(name), name)
+        }
+    }
+
     func testRetriesInAnotherSuiteElementAreNotFolded() throws {
         // The same class in two suite elements without a named destination: another place, not a retry.
         let report = try JUnitImporter().parse(
