@@ -69,7 +69,8 @@ public struct EventStreamImporter: Sendable {
                     line: pending[(pending.startIndex + lineStart)..<(pending.startIndex + end)], number: lineNumber)
                 lineStart = end + 1
             }
-            pending = Data(pending[(pending.startIndex + lineStart)...])  // the unfinished last line, copied once per chunk
+            // The unfinished last line, copied once per chunk.
+            pending = Data(pending[(pending.startIndex + lineStart)...])
         }
         if firstByte == UInt8(ascii: "[") {
             guard let array = try? JSONSerialization.jsonObject(with: arrayText) as? [Any] else {
@@ -226,7 +227,8 @@ struct EventStreamBuilder {
         }
     }
 
-    /// `Module.Suite/Inner/func()/File.swift:5:3` → suite `Module.Suite.Inner`, name `func()`.
+    /// `Module.Suite/Inner/func()/File.swift:5:3` → suite `Suite.Inner` (without the module, as the reporter
+    /// names it), name `func()`; a free function `Module/func()/…` → suite `Module`.
     static func split(_ id: String) -> (suite: String, name: String) {
         var parts = id.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if let last = parts.last, parts.count > 1, last.split(separator: ":").count >= 2,
@@ -236,6 +238,7 @@ struct EventStreamBuilder {
         }
         guard parts.count > 1 else { return ("", parts.first ?? id) }
         let name = parts.removeLast()
+        parts[0] = ReportIdentity.suite(parts[0], hasModulePrefix: true)
         return (parts.joined(separator: "."), name)
     }
 
@@ -276,7 +279,8 @@ struct EventStreamBuilder {
             }
             results.append(
                 TestResult(
-                    suite: suite.isEmpty ? "(no suite)" : suite, name: name, arguments: execution.arguments,
+                    suite: suite.isEmpty ? "(no suite)" : suite, name: name,
+                    arguments: execution.arguments.map { ReportIdentity.arguments($0, function: name) },
                     status: status, skipReason: skipReason,
                     startedAt: execution.started.map { Date(timeIntervalSince1970: $0) },
                     duration: duration, failures: execution.issues))

@@ -17,7 +17,8 @@ import Foundation
 ///
 /// Counts come from the elements, never from a header's `tests`/`failures` (a disagreement is a warning).
 /// A missing or unreadable `time` is an unknown duration (`nil`), never 0 and never the suite's time.
-/// Malformed XML that `XMLRepairReader` can repair is repaired and a warning says what was done.
+/// Malformed XML that `XMLRepairReader` can repair is repaired and a warning says what was done. Elements
+/// nested deeper than 256 levels are refused (JUnit nests a few; a hostile file nests millions).
 public struct JUnitImporter: Sendable {
     /// Bytes of `system-out`/`system-err` kept per test (the rest is counted, not stored).
     public var outputLimit: Int
@@ -62,6 +63,13 @@ public struct JUnitImporter: Sendable {
         let ok = parser.parse()
         if let failure = delegate.failure {
             throw ImportError(file: name, line: failure.line, column: failure.column, reason: failure.reason)
+        }
+        if let deep = reader.depthExceeded {
+            throw ImportError(
+                file: name, line: deep.line, column: deep.column,
+                reason:
+                    "elements nested deeper than \(reader.maxDepth) levels (<\(deep.element)> opens level \(reader.maxDepth + 1)): not a JUnit report, read no further"
+                    + delegate.readSoFar)
         }
         // A file cut short: say so, with the element left open, rather than the parser's complaint about its end.
         if let truncation = reader.truncation,
@@ -122,11 +130,16 @@ struct ParseProblem {
     var code = 0
 }
 
-/// The `XMLParserDelegate` behind `JUnitImporter`: builds test results as elements close.
+/// The `XMLParserDelegate` behind `JUnitImporter`: builds test results as elements close, and decides at the
+/// end which repeated elements are retries (`JUnitExecutions`).
 final class JUnitParserDelegate: NSObject, XMLParserDelegate {
     private struct Suite {
         var name: String?
-        var device: String?
+        /// Where this suite's destination properties apply from: the index of its first result.
+        var firstResult: Int
+        var destination = Destination()
+        /// Counts `<testsuite>` elements, so that two suites of the same name are two places.
+        var place: Int
     }
 
     private enum ResultKind: String {
@@ -164,12 +177,15 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
     private var depth = 0
     private var caseCount = 0
     private var results: [TestResult] = []
+    /// Per result, in `results` order: where it ran and which element it came from.
+    private var executions = JUnitExecutions()
+    private var suitePlaces = 0
+    private var rootName: String?
     private var warnings: [String] = []
     private var rootCounters: [String: String] = [:]
     private var childCounterSum = 0
     private var childCountersSeen = false
     private var childTimeSum: Double?
-    private var repetitionInstances: [String: Int] = [:]
     private var unreadableTimes = 0
     private var strayResults = 0
     private var sessionIssues = 0
@@ -211,6 +227,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
                 return
             }
             rootCounters = attributeDict
+            rootName = attributeDict["name"].map(text)
             rootTime = ReportDuration.seconds(attributeDict["time"])
         }
         switch elementName {
@@ -225,10 +242,15 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
             if let stamp = attributeDict["timestamp"].flatMap(Self.parseTimestamp) {
                 startedAt = min(startedAt ?? stamp, stamp)
             }
-            suites.append(Suite(name: attributeDict["name"].map(text), device: suites.last?.device))
+            suitePlaces += 1
+            if let tests = attributeDict["tests"].flatMap({ Int($0) }) {
+                executions.claim(tests: tests, place: suitePlaces)
+            }
+            suites.append(Suite(name: attributeDict["name"].map(text), firstResult: results.count, place: suitePlaces))
         case "testcase":
             current = Case(
-                attributes: attributeDict.mapValues(text), suite: suites.last ?? Suite(), line: parser.lineNumber,
+                attributes: attributeDict.mapValues(text),
+                suite: suites.last ?? Suite(name: nil, firstResult: 0, place: 0), line: parser.lineNumber,
                 systemOut: BoundedText(limit: importer.outputLimit), systemErr: BoundedText(limit: importer.outputLimit)
             )
         case _ where currentResult != nil:
@@ -264,8 +286,8 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
     private func addProperty(_ name: String, _ value: String) {
         if current != nil {
             current!.properties.append((name, value))
-        } else if name.lowercased() == "device", !suites.isEmpty {
-            suites[suites.count - 1].device = value
+        } else if !suites.isEmpty {
+            suites[suites.count - 1].destination.set(property: name, value: value)
         }
     }
 
@@ -279,7 +301,11 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
         }
         switch elementName {
         case "testsuite":
-            if !suites.isEmpty { suites.removeLast() }
+            // A suite's properties (written before or after its cases) name where its cases ran, unless an
+            // inner suite or the case itself already did.
+            if let suite = suites.popLast(), !suite.destination.isEmpty {
+                executions.fill(from: suite.destination, startingAt: suite.firstResult)
+            }
         case "testcase":
             if let finished = current { finishCase(finished) }
             current = nil
@@ -348,32 +374,31 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
     private func finishCase(_ element: Case) {
         caseCount += 1
         let attributes = element.attributes
-        var suiteName = attributes["classname"] ?? attributes["class"] ?? element.suite.name ?? ""
-        var device = element.suite.device
+        // An empty or missing class name: the case belongs to its innermost suite.
+        var classname =
+            [attributes["classname"], attributes["class"], element.suite.name].lazy.compactMap { $0 }.first {
+                !$0.isEmpty
+            } ?? ""
+        var destination = Destination()
         var arguments: String?
         var repetition: String?
         for (name, value) in element.properties {
             switch name.lowercased() {
-            case "device", "destination": device = value
             case "argument", "arguments": arguments = value
             case "repetition": repetition = value
-            default: break
+            default: destination.set(property: name, value: value)
             }
         }
-        if let (suite, parsedDevice) = Self.splitDeviceSuffix(suiteName) {
-            suiteName = suite
-            if device == nil { device = parsedDevice }
+        if let (suite, device, os) = Self.splitDeviceSuffix(classname) {
+            classname = suite
+            destination.fill(from: Destination(name: device, os: os))
         }
-        if suiteName.isEmpty { suiteName = "(no suite)" }
-        let name = attributes["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed test case \(caseCount))"
-        if let repetition {
-            // Two elements with the same identity and the same repetition label are two tests whose
-            // argument texts print alike (fastlane's Xcode 16 fixture), not retries: number the later ones.
-            let key = [suiteName, name, arguments ?? "", device ?? "", repetition].joined(separator: "\u{1F}")
-            let instance = (repetitionInstances[key] ?? 0) + 1
-            repetitionInstances[key] = instance
-            if instance > 1 { arguments = (arguments.map { $0 + " " } ?? "") + "#\(instance)" }
-        }
+        let suiteName =
+            classname.isEmpty
+            ? "(no suite)" : ReportIdentity.suite(classname, hasModulePrefix: hasModulePrefix(classname, in: element))
+        let rawName = attributes["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed test case \(caseCount))"
+        let name = ReportIdentity.name(rawName)
+        arguments = arguments.map { ReportIdentity.arguments($0, function: name) }
         var duration: Double?
         if let time = attributes["time"] {
             duration = ReportDuration.seconds(time)
@@ -399,8 +424,8 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
             -> TestResult
         {
             TestResult(
-                suite: suiteName, name: name, arguments: arguments, device: device, status: status,
-                skipReason: skipReason, startedAt: startedAt, duration: duration, failures: failures)
+                suite: suiteName, name: name, arguments: arguments, status: status, skipReason: skipReason,
+                startedAt: startedAt, duration: duration, failures: failures)
         }
 
         var attempts: [TestResult] = []
@@ -446,10 +471,42 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
                     duration: ReportDuration.seconds(rerun.attributes["time"])))
         }
         results.append(contentsOf: attempts)
+        executions.append(
+            element: caseCount, place: element.suite.place, repetition: repetition, hasArguments: arguments != nil,
+            destination: destination, count: attempts.count)
     }
 
-    /// XCTestHTMLReport writes `Suite - Device - OS` as the class name: `("Suite", "Device (OS)")`.
-    static func splitDeviceSuffix(_ classname: String) -> (String, String)? {
+    /// Whether the first component of `classname` is the test bundle's module, as the report shows it: a
+    /// suite or the root names the bundle (`FunChatikUITests.xctest`, `Smack(10)UITests.xctest` for
+    /// `Smack_10_UITests.`), the innermost suite is named after that component alone (the bundle, not the
+    /// class), or the writer always qualifies (SwiftPM's `TestResults` suite, xcbeautify's `All tests`).
+    /// Without such a sign a dotted class name is kept whole: xcresult converters write nested Swift Testing
+    /// suites as `Outer.Inner` with no module.
+    private func hasModulePrefix(_ classname: String, in element: Case) -> Bool {
+        guard let dot = classname.firstIndex(of: ".") else { return false }
+        let first = String(classname[..<dot])
+        if element.suite.name == first { return true }
+        let names = suites.compactMap(\.name) + (rootName.map { [$0] } ?? [])
+        if names.contains("TestResults") || rootName == "All tests" { return true }
+        return names.contains { name in
+            guard name.hasSuffix(".xctest") else { return false }
+            let bundle = String(name.dropLast(".xctest".count))
+            return bundle == first || Self.moduleName(ofBundle: bundle) == first
+        }
+    }
+
+    /// The Swift module of a bundle name: characters that cannot be in an identifier become `_`.
+    static func moduleName(ofBundle bundle: String) -> String {
+        var name = String(
+            bundle.unicodeScalars.map {
+                $0 == "_" || CharacterSet.alphanumerics.contains($0) ? Character($0) : "_"
+            })
+        if name.first?.isNumber == true { name = "_" + name }
+        return name
+    }
+
+    /// XCTestHTMLReport writes `Suite - Device - OS` as the class name: `("Suite", "Device", "OS")`.
+    static func splitDeviceSuffix(_ classname: String) -> (String, String, String)? {
         // Most class names have no " - ": look before splitting.
         let bytes = Array(classname.utf8)
         guard bytes.count >= 3,
@@ -464,7 +521,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
         let suite = parts[0]
         let device = parts[1..<(parts.count - 1)].joined(separator: " - ")
         guard !suite.isEmpty, !device.isEmpty else { return nil }
-        return (suite, "\(device) (\(os))")
+        return (suite, device, os)
     }
 
     static func parseTimestamp(_ text: String) -> Date? {
@@ -478,7 +535,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
         var warnings = warnings
         if let summary = reader.repairs.summary { warnings.append(summary) }
         if reader.declarations > 0 { warnings.append("ignored a <!DOCTYPE> declaration (JUnit needs none)") }
-        AttemptNumbering.number(&results)
+        warnings.append(contentsOf: executions.decide(&results))
         var report = ParsedReport(
             format: .junit, results: results, warnings: [], startedAt: startedAt, duration: rootTime ?? childTimeSum,
             recovered: reader.repairs.total > 0)

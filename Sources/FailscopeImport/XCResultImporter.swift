@@ -110,12 +110,17 @@ struct TestNodeReader {
         }
     }
 
+    /// The suite and name come from `nodeIdentifier` (`Outer/Inner/select(color:)`: the function, as the
+    /// reporter names it, not the display name in `name`), else from the enclosing suites and `name`.
     private mutating func testCase(_ node: [String: Any], suites: [String], device: String?) {
-        let name = node["name"] as? String ?? "(unnamed test)"
+        var function = node["name"] as? String ?? "(unnamed test)"
         var suite = suites.joined(separator: ".")
         if let identifier = node["nodeIdentifier"] as? String, identifier.contains("/") {
-            suite = identifier.split(separator: "/").dropLast().joined(separator: ".")
+            let parts = identifier.split(separator: "/")
+            suite = parts.dropLast().joined(separator: ".")
+            if let last = parts.last { function = String(last) }
         }
+        let name = ReportIdentity.name(function)
         if suite.isEmpty { suite = "(no suite)" }
         let children = (node["children"] as? [[String: Any]]) ?? []
         let devices = children.filter { $0["nodeType"] as? String == "Device" }
@@ -129,7 +134,9 @@ struct TestNodeReader {
         if !cases.isEmpty {
             for argumentNode in cases {
                 outcome(
-                    argumentNode, suite: suite, name: name, arguments: argumentNode["name"] as? String, device: device)
+                    argumentNode, suite: suite, name: name,
+                    arguments: (argumentNode["name"] as? String).map { ReportIdentity.arguments($0, function: name) },
+                    device: device)
             }
             return
         }
@@ -252,8 +259,8 @@ struct LegacyReader {
             for child in Self.values(node["subtests"]) { collect(child, into: &results) }
         case "ActionTestMetadata", "ActionTestSummary":
             let identifier = Self.value(node["identifier"]) ?? ""
-            let testName =
-                Self.value(node["name"]) ?? identifier.split(separator: "/").last.map(String.init) ?? "(unnamed test)"
+            let testName = ReportIdentity.name(
+                Self.value(node["name"]) ?? identifier.split(separator: "/").last.map(String.init) ?? "(unnamed test)")
             let parts = identifier.split(separator: "/")
             let suite = parts.count > 1 ? parts.dropLast().joined(separator: ".") : "(no suite)"
             let status: TestStatus

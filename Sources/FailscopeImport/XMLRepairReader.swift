@@ -50,6 +50,13 @@ final class XMLRepairReader {
         }
     }
 
+    /// Where the input opened one element too many (1-based line and column of the end of its start tag).
+    struct DepthExceeded: Sendable, Equatable {
+        var line: Int
+        var column: Int
+        var element: String
+    }
+
     /// Where the input ended while an element (or a comment, CDATA section, tag) was still open.
     struct Truncation: Sendable, Equatable {
         var line: Int
@@ -70,6 +77,8 @@ final class XMLRepairReader {
         "testsuites", "testsuite", "testcase", "properties", "property", "failure", "error", "skipped",
         "system-out", "system-err", "flakyFailure", "flakyError", "rerunFailure", "rerunError", "stackTrace",
     ]
+    private static let knownElementBytes = knownElements.map { Array($0.utf8) }
+    private static let lessThanReference = Array("&lt;".utf8)
 
     private enum State {
         case content, tag, attributeValue(UInt8), unquotedValue, endTag, comment, cdata, processingInstruction,
@@ -96,6 +105,11 @@ final class XMLRepairReader {
     private(set) var finished = false
     /// Bytes of one text run or CDATA section passed on to the parser before the rest is dropped.
     let textLimit: Int
+    /// Elements open at once beyond which the input is refused (JUnit needs a handful; a hostile file
+    /// nests millions).
+    let maxDepth: Int
+    /// Where the input opened element `maxDepth + 1`, when it did; nothing after it is read.
+    private(set) var depthExceeded: DepthExceeded?
     /// Bytes of text dropped because a run was longer than `textLimit`.
     private(set) var droppedTextBytes: Int64 = 0
     private var textRun = 0
@@ -110,8 +124,9 @@ final class XMLRepairReader {
     private var dropping = false
 
     /// Reads through `readChunk(&buffer, maxCount)`, which appends up to `maxCount` bytes and returns how many (0 at end).
-    init(textLimit: Int = 1 << 20, readChunk: @escaping (inout [UInt8], Int) -> Int) {
+    init(textLimit: Int = 1 << 20, maxDepth: Int = 256, readChunk: @escaping (inout [UInt8], Int) -> Int) {
         self.textLimit = textLimit
+        self.maxDepth = maxDepth
         self.readChunk = readChunk
     }
 
@@ -328,9 +343,92 @@ final class XMLRepairReader {
     /// Length of an XML name starting at `offset`, 0 when none (looks ahead at most 256 bytes).
     private func nameLength(at offset: Int) -> Int {
         guard let first = peek(offset), Self.isNameStart(first) else { return 0 }
+        if ensure(offset + 257) >= offset + 257 {
+            // Buffered: index directly (text full of '<' asks this once per '<').
+            return input.withUnsafeBufferPointer { buffer in
+                var length = 1
+                while length < 256, Self.isNameByte(buffer[position + offset + length]) { length += 1 }
+                return length
+            }
+        }
         var length = 1
         while length < 256, let byte = peek(offset + length), Self.isNameByte(byte) { length += 1 }
         return length
+    }
+
+    /// Whether the `<` at `start` of `bytes` (which hold what is buffered) starts markup inside the leaf
+    /// element `leaf`: a comment, CDATA section or processing instruction, a JUnit element, or the leaf's own
+    /// end tag. Anything else there is text. Reads at most 258 bytes past `start`.
+    private static func startsMarkup(in bytes: UnsafeBufferPointer<UInt8>, at start: Int, leaf: String?) -> Bool {
+        guard start + 1 < bytes.count else { return false }
+        let next = bytes[start + 1]
+        if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") { return true }
+        let nameStart = start + (next == UInt8(ascii: "/") ? 2 : 1)
+        guard nameStart < bytes.count, isNameStart(bytes[nameStart]) else { return false }
+        var nameEnd = nameStart + 1
+        while nameEnd < bytes.count, nameEnd - nameStart < 256, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
+        let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd])
+        if next == UInt8(ascii: "/"), let leaf, leaf.utf8.elementsEqual(name) { return true }
+        return knownElementBytes.contains { $0.count == name.count && $0.elementsEqual(name) }
+    }
+
+    /// `startsMarkup` for the `<` at `position`.
+    private func startsMarkupInLeaf() -> Bool {
+        let available = ensure(260)
+        let leaf = stack.last?.name
+        return input.withUnsafeBufferPointer { buffer in
+            Self.startsMarkup(
+                in: UnsafeBufferPointer(rebasing: buffer[position..<(position + available)]), at: 0, leaf: leaf)
+        }
+    }
+
+    /// Inside a leaf element, consumes the text up to the next markup, `&` or control byte in one pass,
+    /// escaping each `<` that starts no markup (a hostile `<system-out>` holds millions); `false` when it
+    /// leaves the byte at `position` to `stepContent` (markup, near the end of the input, or the first
+    /// repair of the file, whose location is noted there). Text limits and locations as `copy` keeps them.
+    private func stepLeafText() -> Bool {
+        let available = ensure(4096 + 260)
+        var limit = available - 260
+        if !dropping { limit = min(limit, textLimit - textRun) }
+        guard limit > 0 else { return false }
+        let leaf = stack.last?.name
+        let firstRepairSeen = repairs.total > 0
+        var text: [UInt8] = []
+        var consumed = 0
+        var escapes = 0
+        input.withUnsafeBufferPointer { whole in
+            let buffer = UnsafeBufferPointer(rebasing: whole[position..<(position + available)])
+            var runStart = 0
+            while consumed < limit {
+                let byte = buffer[consumed]
+                if byte == UInt8(ascii: "&") || Self.isForbiddenControl(byte) { break }
+                if byte == UInt8(ascii: "<") {
+                    if !firstRepairSeen || Self.startsMarkup(in: buffer, at: consumed, leaf: leaf) { break }
+                    if !dropping {
+                        text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<consumed]))
+                        text.append(contentsOf: Self.lessThanReference)
+                    }
+                    escapes += 1
+                    consumed += 1
+                    runStart = consumed
+                    continue
+                }
+                consumed += 1
+            }
+            if !dropping { text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<consumed])) }
+        }
+        guard consumed > 0 else { return false }
+        advanceLocation(over: consumed)
+        if dropping {
+            droppedTextBytes += Int64(consumed)
+        } else {
+            output.append(contentsOf: text)
+            countText(consumed)
+        }
+        repairs.lessThans += escapes
+        position += consumed
+        bytesRead += Int64(consumed)
+        return true
     }
 
     private func name(at offset: Int, length: Int) -> String {
@@ -404,10 +502,28 @@ final class XMLRepairReader {
         }
     }
 
-    private var insideLeaf: Bool { stack.last.map { Self.leafElements.contains($0.name) } ?? false }
+    /// Records an element opened by the start tag ending at `position`; past `maxDepth` open elements the
+    /// input ends here instead (`depthExceeded`, `false`), before the parser sees the tag end, so that neither
+    /// keeps a stack that grows with the file.
+    private func open(_ name: String) -> Bool {
+        guard stack.count < maxDepth else {
+            depthExceeded = DepthExceeded(line: line, column: column, element: name)
+            finished = true
+            return false
+        }
+        stack.append((name, line))
+        insideLeaf = Self.leafElements.contains(name)
+        return true
+    }
+
+    /// The innermost open element is a leaf element (kept with `stack`).
+    private var insideLeaf = false
 
     private func stepContent(_ byte: UInt8) {
+        if insideLeaf, stepLeafText() { return }
         switch byte {
+        case UInt8(ascii: "<") where insideLeaf && !startsMarkupInLeaf():
+            escapeLessThan()
         case UInt8(ascii: "<"):
             if matches("<!--") {
                 endTextRun()
@@ -431,7 +547,10 @@ final class XMLRepairReader {
                 let length = nameLength(at: 2)
                 let closing = length > 0 ? name(at: 2, length: length) : ""
                 if length > 0, !insideLeaf || closing == stack.last?.name || Self.knownElements.contains(closing) {
-                    if let index = stack.lastIndex(where: { $0.name == closing }) { stack.removeSubrange(index...) }
+                    if let index = stack.lastIndex(where: { $0.name == closing }) {
+                        stack.removeSubrange(index...)
+                        insideLeaf = stack.last.map { Self.leafElements.contains($0.name) } ?? false
+                    }
                     endTextRun()
                     state = .endTag
                     copy(2 + length)
@@ -467,7 +586,7 @@ final class XMLRepairReader {
     private func escapeLessThan() {
         noteRepair()
         repairs.lessThans += 1
-        replace(1, with: Array("&lt;".utf8))
+        replace(1, with: Self.lessThanReference)
     }
 
     private func stepControl(_ byte: UInt8) {
@@ -533,8 +652,8 @@ final class XMLRepairReader {
     private func stepTag(_ byte: UInt8) {
         switch byte {
         case UInt8(ascii: ">"):
+            guard open(pendingName) else { return }
             copy(1)
-            stack.append((pendingName, line))
             pendingName = ""
             state = .content
         case UInt8(ascii: "/") where peek(1) == UInt8(ascii: ">"):
@@ -560,8 +679,8 @@ final class XMLRepairReader {
             // A tag never closed: close it and read the '<' as content.
             noteRepair()
             repairs.lessThans += 1
+            guard open(pendingName) else { return }
             output.append(UInt8(ascii: ">"))
-            stack.append((pendingName, line))
             pendingName = ""
             state = .content
         default:

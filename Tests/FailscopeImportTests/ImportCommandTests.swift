@@ -82,7 +82,7 @@ final class ImportCommandTests: XCTestCase {
             dry.stdout.contains(
                 "\(files.junit) (junit): 3 tests, 1 failure, 1 skipped, 1 flaky, 0 warnings (4 results with retries)"),
             dry.stdout)
-        XCTAssertTrue(dry.stdout.contains("  flaky: LoginUITests/testLogin(): failed, passed"), dry.stdout)
+        XCTAssertTrue(dry.stdout.contains("  flaky: LoginUITests/testLogin: failed, passed"), dry.stdout)
         XCTAssertTrue(
             dry.stdout.contains("\(files.stream) (swift-testing-event-stream): 1 test, 0 failures"), dry.stdout)
         XCTAssertTrue(dry.stderr.contains("error: \(files.broken):3:"), dry.stderr)
@@ -95,6 +95,44 @@ final class ImportCommandTests: XCTestCase {
             try run(["import", "--project", "Shop", files.junit]).status, 64, "no --url and no FAILSCOPE_URL")
         XCTAssertEqual(
             try run(["import", "--project", "Shop", "--run-id", "a/b", "--dry-run", files.junit]).status, 64)
+    }
+
+    func testUntrustedTextIsPrintedWithoutControlCharacters() throws {
+        // A file that retitles the terminal, clears it and claims success; a report whose names and
+        // messages carry escapes; a file name with one.
+        let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2J\u{1B}[32mall tests passed\u{1B}[0m\u{9B}1m\n"
+        let text = try write("notes\u{1B}[31m.txt", hostile)
+        let junit = try write(
+            "escapes.xml",
+            """
+            <testsuite name="S">
+              <testcase classname="S&#x1B;[2J" name="testOne"><failure message="a"/></testcase>
+              <testcase classname="S&#x1B;[2J" name="testOne"/>
+              <testcase classname="S" name="testTwo&#x1B;]0;x&#x7;"><failure message="b&#x9B;"/></testcase>
+              <testcase classname="S" name="\u{1B}[1mbold">
+                <properties><property name="device" value="\u{1B}[5miPhone"/></properties></testcase>
+              <testcase classname="S" name="\u{1B}[1mbold">
+                <properties><property name="device" value="\u{1B}[5miPhone"/></properties></testcase>
+            </testsuite>
+            """)
+        let outcome = try run(["import", "--project", "Shop", "--dry-run", text, junit])
+        XCTAssertEqual(outcome.status, 2, outcome.stderr)
+        for (stream, output) in [("stdout", outcome.stdout), ("stderr", outcome.stderr)] {
+            let controls = output.unicodeScalars.filter {
+                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
+            }
+            XCTAssertEqual(controls.map(\.value), [], "\(stream): \(output.debugDescription)")
+        }
+        XCTAssertTrue(
+            outcome.stderr.contains(
+                "notes?[31m.txt:1:1: unsupported format: plain text, not XML or JSON (starts with \"?]0;owned??[2J?[32mall tests passed"
+            ), outcome.stderr)
+        XCTAssertTrue(
+            outcome.stdout.contains("(junit): 4 tests, 1 failure, 0 skipped, 1 flaky, 2 warnings"), outcome.stdout)
+        XCTAssertTrue(outcome.stdout.contains("  flaky: S?[2J/testOne: failed, passed"), outcome.stdout)
+        XCTAssertTrue(
+            outcome.stdout.contains("  warning: 1 <testcase> element repeats a test after it passed") == true
+                && outcome.stdout.contains("S/?[1mbold on ?[5miPhone)"), outcome.stdout)
     }
 
     func testImportIntoALiveServiceIsIdempotent() async throws {
@@ -123,8 +161,8 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertEqual(detail.summary.counts.failingTests, 1)
         XCTAssertEqual(detail.summary.counts.skipped, 1)
         let results = detail.pages.flatMap(\.callSites).flatMap(\.results)
-        XCTAssertEqual(results.first { $0.name == "testLogout()" }?.message, "XCTAssertTrue failed")
-        XCTAssertNil(results.first { $0.name == "testSignUp()" }?.duration)
+        XCTAssertEqual(results.first { $0.name == "testLogout" }?.message, "XCTAssertTrue failed")
+        XCTAssertNil(results.first { $0.name == "testSignUp" }?.duration)
 
         // The same file again: the same run, nothing added.
         let again = try run(["import", "--project", "Shop", "--branch", "main", files.junit], environment: environment)

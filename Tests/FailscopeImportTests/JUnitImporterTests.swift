@@ -53,19 +53,20 @@ final class JUnitImporterTests: XCTestCase {
             </testsuite>
             """)
         XCTAssertEqual(report.results.count, 5)
-        XCTAssertEqual(report.summary.tests, 3)
+        XCTAssertEqual(report.summary.tests, 4)
         XCTAssertEqual(report.summary.flaky, 1)
         XCTAssertEqual(report.summary.failures, 1)
         let apply = try XCTUnwrap(
-            report.tests.first { $0.final.suite == "CartUITests" && $0.final.name == "testApply()" })
+            report.tests.first { $0.final.suite == "CartUITests" && $0.final.name == "testApply" })
         XCTAssertEqual(apply.attempts.map(\.attempt), [1, 2])
         XCTAssertEqual(apply.attempts.map(\.status), [.failed, .passed])
         XCTAssertTrue(apply.isFlaky)
         XCTAssertEqual(apply.attempts[0].failures.first?.location, SourceLocation(file: "CartUITests.swift", line: 77))
-        // Pass then fail: the final attempt decides, and it is not flaky.
-        let remove = try XCTUnwrap(test(report, "testRemove()"))
-        XCTAssertEqual(remove.final.status, .error)
-        XCTAssertFalse(remove.isFlaky)
+        // Pass then fail: no retry follows a pass; two executions, the second errored, neither flaky.
+        let remove = report.tests.filter { $0.final.name == "testRemove" }
+        XCTAssertEqual(remove.map(\.final.status), [.passed, .error])
+        XCTAssertEqual(remove.map(\.final.arguments), ["#1", "#2"])
+        XCTAssertEqual(remove.map(\.attempts.count), [1, 1])
     }
 
     func testRepetitionPropertyAndArgumentsKeepCasesApart() throws {
@@ -89,7 +90,7 @@ final class JUnitImporterTests: XCTestCase {
         // Two elements with the same label are two tests, not a retry.
         let same = report.tests.filter { $0.final.name == "same" }
         XCTAssertEqual(same.count, 2)
-        XCTAssertEqual(same.map { $0.final.arguments }, [nil, "#2"])
+        XCTAssertEqual(same.map { $0.final.arguments }, ["#1", "#2"])
     }
 
     func testSameTestOnTwoDevicesIsTwoTests() throws {

@@ -7,7 +7,8 @@ import Foundation
 /// uploads each file as one run (or all files as one run with `--run-id`).
 ///
 /// Exit codes: 0 every file imported; 2 some files failed (each said why on stderr), the rest imported;
-/// 1 nothing imported; 64 a usage error.
+/// 1 nothing imported; 64 a usage error. Text from the reports, their paths and the service is untrusted:
+/// its control characters are printed as `?` (`RunsCommand.clean`), so a report cannot drive the terminal.
 enum ImportCommand: Command {
     static let name = "import"
     static let summary = "Import JUnit XML, Swift Testing event streams or xcresult JSON as runs."
@@ -59,7 +60,8 @@ enum ImportCommand: Command {
         }
         if let runID, !Run.isValidID(runID) {
             throw UsageError(
-                "--run-id must be 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..'), got \"\(runID)\"")
+                "--run-id must be 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..'), got \"\(RunsCommand.clean(runID))\""
+            )
         }
         var uploader: ReportUploader?
         if !dryRun {
@@ -68,14 +70,16 @@ enum ImportCommand: Command {
             }
             guard let url = URL(string: urlText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host != nil
-            else { throw UsageError("--url must be an http(s) URL, got \"\(urlText)\"") }
+            else { throw UsageError("--url must be an http(s) URL, got \"\(RunsCommand.clean(urlText))\"") }
             uploader = ReportUploader(api: APIClient(baseURL: url, token: token))
         }
 
         let expansion = ReportFiles.expand(reports)
         var failed = expansion.problems.count
-        for problem in expansion.problems { printError("error: \(problem)") }
-        for warning in ReportFiles.missingSiblings(of: expansion.files) { printError("warning: \(warning)") }
+        for problem in expansion.problems { printError("error: \(RunsCommand.clean("\(problem)"))") }
+        for warning in ReportFiles.missingSiblings(of: expansion.files) {
+            printError("warning: \(RunsCommand.clean(warning))")
+        }
 
         var parsed: [(file: String, report: ParsedReport)] = []
         for file in expansion.files {
@@ -85,7 +89,7 @@ enum ImportCommand: Command {
                 printSummary(of: report, file: file, dryRun: dryRun)
             } catch {
                 failed += 1
-                printError("error: \(error)")
+                printError("error: \(RunsCommand.clean(error.description))")
             }
         }
 
@@ -117,7 +121,7 @@ enum ImportCommand: Command {
                     }
                 } catch {
                     failed += 1
-                    printError("error: \(error)")
+                    printError("error: \(RunsCommand.clean("\(error)"))")
                 }
             }
         }
@@ -141,21 +145,25 @@ enum ImportCommand: Command {
         let summary = report.summary
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         print(
-            "\(file) (\(report.format.rawValue)): \(plural(summary.tests, "test")), \(plural(summary.failures, "failure")), "
+            "\(RunsCommand.clean(file)) (\(report.format.rawValue)): \(plural(summary.tests, "test")), \(plural(summary.failures, "failure")), "
                 + "\(summary.skipped) skipped, \(summary.flaky) flaky, \(plural(summary.warnings, "warning"))"
                 + (summary.attempts > summary.tests ? " (\(summary.attempts) results with retries)" : ""))
         var warnings = report.warnings
         if report.isSuspicious, !warnings.contains(where: { $0.hasPrefix("empty report") }) {
             warnings.insert("empty report: 0 tests (suspicious)", at: 0)
         }
-        for warning in warnings {
-            if dryRun { print("  warning: \(warning)") } else { printError("warning: \(file): \(warning)") }
+        for warning in warnings.map(RunsCommand.clean) {
+            if dryRun {
+                print("  warning: \(warning)")
+            } else {
+                printError("warning: \(RunsCommand.clean(file)): \(warning)")
+            }
         }
         guard dryRun else { return }
         for test in report.tests where test.isFlaky {
             let attempts = test.attempts.map { "\($0.status.rawValue)" }.joined(separator: ", ")
             let arguments = test.final.arguments.map { " (\($0))" } ?? ""
-            print("  flaky: \(test.final.suite)/\(test.final.name)\(arguments): \(attempts)")
+            print("  flaky: \(RunsCommand.clean("\(test.final.suite)/\(test.final.name)\(arguments)")): \(attempts)")
         }
     }
 
@@ -172,10 +180,12 @@ enum ImportCommand: Command {
         do {
             try await uploader.upload(run, results: results)
         } catch {
-            printError("error: \(files.joined(separator: ", ")): not imported: \(error)")
+            printError("error: \(RunsCommand.clean("\(files.joined(separator: ", ")): not imported: \(error)"))")
             return false
         }
-        print("imported \(files.joined(separator: ", ")) as run \(id): \(uploader.api.dashboardURL(runID: id))")
+        print(
+            "imported \(RunsCommand.clean(files.joined(separator: ", "))) as run \(id): \(uploader.api.dashboardURL(runID: id))"
+        )
         return true
     }
 }
@@ -195,6 +205,6 @@ final class ProgressMeter: @unchecked Sendable {
         defer { lock.unlock() }
         guard tenth > lastTenth else { return }
         lastTenth = tenth
-        printError("reading \(file): \(tenth * 10)% (\(read >> 20) of \(total >> 20) MiB)")
+        printError("reading \(RunsCommand.clean(file)): \(tenth * 10)% (\(read >> 20) of \(total >> 20) MiB)")
     }
 }
