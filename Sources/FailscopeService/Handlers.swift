@@ -27,12 +27,20 @@ struct Handlers: Sendable {
         guard check == 1 else {
             throw ServiceError(.serviceUnavailable, code: "unhealthy", message: "The database is not answering.")
         }
+        // Still 200: reads are served. Writes are answered 507 until space is freed.
+        if store.isStorageFull {
+            return try Self.json([
+                "status": "degraded", "storage": "full",
+                "message": "The disk holding the data folder is full: uploads are refused (507); reads work.",
+            ])
+        }
         return try Self.json(["status": "ok"])
     }
 
     func metricsText(_ request: Request) throws -> Response {
         let text = metrics.render(
-            artifactBytes: (try? store.artifactByteCount()) ?? 0, databaseBytes: store.databaseByteCount())
+            artifactBytes: (try? store.artifactByteCount()) ?? 0, databaseBytes: store.databaseByteCount(),
+            storageFull: store.isStorageFull, freeStorageBytes: store.freeStorageBytes)
         return .bytes(Data(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 

@@ -11,7 +11,8 @@ import Synchronization
 /// - `failscope_http_request_duration_seconds{route}`: histogram of handling time.
 /// - `failscope_results_ingested_total`, `failscope_artifacts_stored_total`,
 ///   `failscope_artifact_bytes_stored_total`: counters of new data since start.
-/// - `failscope_artifact_bytes`, `failscope_database_bytes`: gauges read at scrape time.
+/// - `failscope_artifact_bytes`, `failscope_database_bytes`, `failscope_storage_full` (0 or 1),
+///   `failscope_storage_free_bytes`: gauges read at scrape time.
 ///
 /// It is also an `AccessLog`, so the router feeds it one entry per request.
 public final class ServiceMetrics: AccessLog {
@@ -78,8 +79,11 @@ public final class ServiceMetrics: AccessLog {
         }
     }
 
-    /// The exposition text, with the gauges given.
-    public func render(artifactBytes: Int, databaseBytes: Int) -> String {
+    /// The exposition text, with the gauges given: `storageFull` (the disk holding the data folder is full and
+    /// writes are answered 507) and `freeStorageBytes` (free bytes there, when known).
+    public func render(
+        artifactBytes: Int, databaseBytes: Int, storageFull: Bool = false, freeStorageBytes: Int? = nil
+    ) -> String {
         let state = state.withLock { $0 }
         var out = ""
         out += "# HELP failscope_http_requests_total HTTP requests answered, by method, route pattern and status.\n"
@@ -117,6 +121,14 @@ public final class ServiceMetrics: AccessLog {
         out += "# HELP failscope_database_bytes Bytes of the SQLite database file and its WAL.\n"
         out += "# TYPE failscope_database_bytes gauge\n"
         out += "failscope_database_bytes \(databaseBytes)\n"
+        out += "# HELP failscope_storage_full 1 when the disk holding the data folder is full (uploads get 507).\n"
+        out += "# TYPE failscope_storage_full gauge\n"
+        out += "failscope_storage_full \(storageFull ? 1 : 0)\n"
+        if let freeStorageBytes {
+            out += "# HELP failscope_storage_free_bytes Bytes free on the file system holding the data folder.\n"
+            out += "# TYPE failscope_storage_free_bytes gauge\n"
+            out += "failscope_storage_free_bytes \(freeStorageBytes)\n"
+        }
         return out
     }
 

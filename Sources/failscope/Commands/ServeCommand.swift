@@ -76,6 +76,11 @@ enum ServeCommand: Command {
         printError(
             "failscope serve: data \(data.standardizedFileURL.path), dashboard \(web?.path ?? "(none)")"
         )
+        if server.application.store.isStorageFull {
+            printError(
+                "failscope serve: the disk holding \(data.standardizedFileURL.path) is full: uploads are refused "
+                    + "(507 insufficient_storage) until space is freed; reads work")
+        }
         let sweep = retentionDays.map { days in
             server.startRetentionSweep(keepDays: days) { printError("failscope serve: \($0)") }
         }
