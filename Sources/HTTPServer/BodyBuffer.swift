@@ -83,6 +83,9 @@ final class BodyBuffer {
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
                 writeError = written < 0 ? errno : ENOSPC
+                // What was written is dropped now, so the space is free before the answer goes out.
+                close(file)
+                file = -1
                 return false
             }
             offset += written

@@ -48,6 +48,13 @@ final class HostileUploadTests: XCTestCase {
         print("12 unauthenticated 31 MB uploads: peak RSS \(before) MiB → \(after) MiB")
         XCTAssertEqual(answers.withLock { $0 }, Array(repeating: 401, count: 12))
         XCTAssertLessThan(after - before, 64, "peak memory grew from \(before) to \(after) MiB")
+        // An ordinary client (URLSession) with a wrong token still reads its 401, though the server closes the
+        // connection without reading the body (so a reporter says "invalid token" instead of retrying).
+        let wrongToken = LiveClient(base: "http://127.0.0.1:\(server.port)", token: "wrong")
+        for size in [10_000, 3_000_000] {
+            let reply = wrongToken.send("POST", "/api/v1/runs/r/results", body: Data(repeating: 0x20, count: size))
+            XCTAssertEqual(reply?.status, 401, "a \(size)-byte body with a wrong token")
+        }
     }
 
     /// Eight concurrent PNGs within the dimension limits that decode to 100 MB each (25 Mpx): verified and

@@ -158,6 +158,25 @@ final class HostileClientTests: XCTestCase {
         XCTAssertEqual(small.text, "3 6")
     }
 
+    func testABodyThatCannotBeWrittenToAFullDiskGets507() throws {
+        let disk = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: disk) }
+        guard mount("tmpfs", disk.path, "tmpfs", 0, "size=256k") == 0 else {
+            throw XCTSkip("cannot mount a 256 KiB tmpfs (\(String(cString: strerror(errno))); needs root)")
+        }
+        defer { _ = umount2(disk.path, Int32(MNT_DETACH)) }
+        try start {
+            $0.bodyMemoryLimit = 4096
+            $0.bodySpoolDirectory = disk.path
+        }
+        let reply = try RawHTTPClient(port: server.port).request("POST", "/echo", body: Data(count: 900_000))
+        XCTAssertEqual(reply.status, 507, reply.text)
+        XCTAssertTrue(reply.text.contains("\"insufficient_storage\""), reply.text)
+        let small = try RawHTTPClient(port: server.port).request("POST", "/echo", body: Data(count: 100_000))
+        XCTAssertEqual(small.text, "100000 0", "a body that fits is still written")
+    }
+
     // MARK: Slow clients
 
     func testABodyBelowTheMinimumRateIsCutOff() throws {
