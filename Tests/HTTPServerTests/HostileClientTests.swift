@@ -82,6 +82,13 @@ final class HostileClientTests: XCTestCase {
         XCTAssertEqual(try client.request("GET", "/query?a=x%00y").status, 200)
         let tabbed = try client.request("GET", "/token", headers: [("Authorization", "Bearer\tabc"), ("X-Empty", "")])
         XCTAssertEqual(tabbed.text, "Bearer\tabc")
+        // Many and large fields (about 7.5 KiB), HTTP/1.0, extra spaces after the method: still read as sent.
+        let fields = (0..<60).map { ("X-Field-\($0)", String(repeating: "v", count: 100)) }
+        XCTAssertEqual(
+            try client.request("GET", "/token", headers: fields + [("Authorization", "Bearer big")]).text, "Bearer big")
+        let old = try RawHTTPClient(port: server.port)
+        try old.send(Data("GET   /hello HTTP/1.0\r\n\r\n".utf8))
+        XCTAssertEqual(try old.readReply().text, "hello")
         // Bare LF line ends and a space after the colon are tolerated, as before.
         try client.send(Data("GET /token HTTP/1.1\nHost: 127.0.0.1\nAuthorization:   Bearer lf\n\n".utf8))
         XCTAssertEqual(try client.readReply().text, "Bearer lf")
