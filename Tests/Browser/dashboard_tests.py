@@ -547,6 +547,8 @@ def bidi_and_invisible_characters_are_isolated_and_shown(ctx):
     badges = ctx.js("return [...document.querySelectorAll(arguments[0] + ' .code-point')].map(b => b.textContent)", row)
     check('U+200B' in badges and 'U+202E' in badges, 'branch and commit badges in the runs list: %r' % badges)
     ctx.open('#/runs/bidi-run?status=failed', 'run')
+    title = ctx.js('return document.title')
+    check('ma<U+200B>in' in title and '\u200b' not in title, 'document title spells the invisible character: %r' % title)
     card = '.failure-card'
     equal(ctx.js("return [...document.querySelectorAll(arguments[0] + ' .test-name .code-point')].map(b => b.textContent)",
                  card), ['U+202E'], 'badge in the test name')

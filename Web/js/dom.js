@@ -87,6 +87,19 @@ function codePointBadge(codePoint) {
   return badge;
 }
 
+/**
+ * `value` for places that take plain text only (the document title): each invisible or reordering character
+ * spelled `<U+202E>`, and text that is not plain ASCII wrapped in U+2068/U+2069 (first-strong isolate), the
+ * plain-text form of `<bdi>`.
+ */
+export function isolatedText(value) {
+  const text = String(value);
+  if (PLAIN.test(text)) return text;
+  const spelled = text.replace(INVISIBLE_GLOBAL,
+    (c) => '<U+' + c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0') + '>');
+  return '\u2068' + spelled + '\u2069';
+}
+
 /** Whether `value` holds a character that `textNode` shows as a badge. */
 export const hasInvisible = (value) => INVISIBLE.test(String(value));
 
