@@ -31,6 +31,10 @@ public final class FailscopeServer: Sendable {
             throw error
         }
         self.application = application
+        application.metrics.observeTransport { [weak http] in
+            ServiceMetrics.TransportFigures(
+                openConnections: http?.openConnections ?? 0, slowConnectionsClosed: http?.slowConnectionsClosed ?? 0)
+        }
     }
 
     /// Stops accepting, finishes in-flight requests, then closes the store. Idempotent.

@@ -48,6 +48,11 @@ final class HostileUploadTests: XCTestCase {
         print("12 unauthenticated 31 MB uploads: peak RSS \(before) MiB → \(after) MiB")
         XCTAssertEqual(answers.withLock { $0 }, Array(repeating: 401, count: 12))
         XCTAssertLessThan(after - before, 64, "peak memory grew from \(before) to \(after) MiB")
+        let metrics = String(
+            decoding: LiveClient(base: "http://127.0.0.1:\(server.port)", token: nil).send("GET", "/metrics")?.body
+                ?? Data(), as: UTF8.self)
+        XCTAssertTrue(metrics.contains("\nfailscope_http_open_connections "), metrics)
+        XCTAssertTrue(metrics.contains("\nfailscope_http_slow_connections_closed_total 0\n"), metrics)
         // An ordinary client (URLSession) with a wrong token still reads its 401, though the server closes the
         // connection without reading the body (so a reporter says "invalid token" instead of retrying).
         let wrongToken = LiveClient(base: "http://127.0.0.1:\(server.port)", token: "wrong")
