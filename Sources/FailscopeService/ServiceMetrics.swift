@@ -149,8 +149,7 @@ public final class ServiceMetrics: AccessLog {
             out += "# HELP failscope_http_open_connections Open client connections.\n"
             out += "# TYPE failscope_http_open_connections gauge\n"
             out += "failscope_http_open_connections \(figures.openConnections)\n"
-            out += "# HELP failscope_http_slow_connections_closed_total Connections closed for a request head or "
-                + "body sent too slowly.\n"
+            out += "# HELP failscope_http_slow_connections_closed_total Clients cut off as too slow.\n"
             out += "# TYPE failscope_http_slow_connections_closed_total counter\n"
             out += "failscope_http_slow_connections_closed_total \(figures.slowConnectionsClosed)\n"
         }
