@@ -171,6 +171,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(stray.status, 64)
         XCTAssertTrue(stray.error.hasPrefix("Error: unexpected argument '\(data.path)'"), stray.error)
         XCTAssertTrue(stray.error.contains("USAGE: failscope gc"), stray.error)
+        let cap = try run(["serve", "--connections-per-address", "-1", "--data", data.path])
+        XCTAssertEqual(cap.status, 64)
+        XCTAssertTrue(cap.error.hasPrefix("Error: --connections-per-address must be"), cap.error)
         for command in [["migrate", "extra"], ["runs", "extra"], ["version", "extra"], ["upload", "--url", "http://127.0.0.1:9", "x"]] {
             let result = try run(command)
             XCTAssertEqual(result.status, 64, "\(command): \(result.error)")
