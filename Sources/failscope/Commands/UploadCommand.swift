@@ -41,7 +41,8 @@ enum UploadCommand: Command {
             "failscope upload: \(report.runs.count) run(s), \(report.results) result(s), "
                 + "\(report.artifactsSent) artifact(s) sent, \(report.artifactsSkipped) already on the server, "
                 + "\(report.finishedRuns) run(s) finished, \(report.remainingFiles) file(s) left in \(spool)")
-        for problem in report.problems { printError("  \(problem)") }
+        // Problems quote the service's error messages and the spool's names: untrusted text on a terminal.
+        for problem in report.problems { printError("  \(RunsCommand.clean(problem))") }
         if report.remainingFiles == 0 && report.problems.isEmpty { return 0 }
         return report.results + report.artifactsSent + report.finishedRuns > 0 ? 2 : 1
     }
