@@ -263,6 +263,57 @@ int fs_png_decode_rgba(const uint8_t *data, size_t size, uint32_t max_width, uin
     return FS_PNG_OK;
 }
 
+int fs_png_verify(const uint8_t *data, size_t size, uint32_t max_width, uint32_t max_height, uint64_t max_pixels,
+                  uint32_t *out_width, uint32_t *out_height, char *message, size_t message_capacity) {
+    fs_error_state state = {message, message_capacity, FS_PNG_OK};
+    fs_input in = {data, size, 0, &state};
+    *out_width = 0;
+    *out_height = 0;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, fs_error_fn, fs_warning_fn);
+    if (png == NULL) {
+        fs_set_message(&state, "png_create_read_struct failed");
+        return FS_PNG_NO_MEMORY;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        fs_set_message(&state, "png_create_info_struct failed");
+        return FS_PNG_NO_MEMORY;
+    }
+    uint8_t *volatile row = NULL;
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        free(row);
+        return state.code == FS_PNG_OK ? FS_PNG_ERROR : state.code;
+    }
+    png_set_read_fn(png, &in, fs_read_fn);
+    png_set_user_limits(png, max_width, max_height);
+    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
+    png_read_info(png, info);
+    png_uint_32 width = png_get_image_width(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
+    *out_width = width;
+    *out_height = height;
+    if ((uint64_t)width * (uint64_t)height > max_pixels) {
+        state.code = FS_PNG_TOO_LARGE;
+        png_error(png, "the image has more pixels than allowed");
+    }
+    /* No transformations: rows as stored (at most 8 bytes a pixel), one buffer reused for every row and pass. */
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    row = malloc(png_get_rowbytes(png, info));
+    if (row == NULL) {
+        state.code = FS_PNG_NO_MEMORY;
+        png_error(png, "out of memory for a row");
+    }
+    for (int pass = 0; pass < passes; pass++)
+        for (png_uint_32 y = 0; y < height; y++) png_read_row(png, row, NULL);
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(row);
+    return FS_PNG_OK;
+}
+
 void fs_png_free(void *buffer) { free(buffer); }
 
 const char *fs_png_version(void) { return PNG_LIBPNG_VER_STRING; }

@@ -22,28 +22,38 @@ public struct FailscopeApplication: Sendable {
     public static func build(_ configuration: ServiceConfiguration, store: FailscopeStore) -> FailscopeApplication {
         let metrics = ServiceMetrics()
         var router = Router(accessLog: MultiplexAccessLog([configuration.accessLog, metrics]))
-        let handlers = Handlers(
-            store: store, metrics: metrics,
-            authorization: BearerAuthorization(
-                uploadTokens: configuration.uploadTokens, readToken: configuration.readToken))
+        let handlers = Handlers(store: store, metrics: metrics)
+        // Authorization is decided from the request head, before any body byte is read (an unauthorized upload
+        // is answered 401 and its connection closed): one check per group of routes.
+        let authorization = BearerAuthorization(
+            uploadTokens: configuration.uploadTokens, readToken: configuration.readToken)
+        let upload: HeadCheck = { try authorization.requireUpload($0) }
+        let read: HeadCheck = { try authorization.requireRead($0) }
 
         router.get("/healthz", handlers.health)
         router.get("/metrics", handlers.metricsText)
         router.get("/api/v1/openapi.json", handlers.openAPI)
 
-        router.put("/api/v1/runs/{runId}", maxBodyBytes: configuration.maxRunBodyBytes, handlers.putRun)
-        router.post("/api/v1/runs/{runId}/results", maxBodyBytes: configuration.maxBatchBodyBytes, handlers.postResults)
-        router.post("/api/v1/runs/{runId}/finish", maxBodyBytes: configuration.maxRunBodyBytes, handlers.finishRun)
-        router.put("/api/v1/artifacts/{sha256}", maxBodyBytes: configuration.maxArtifactBytes, handlers.putArtifact)
-        router.get("/api/v1/artifacts/{sha256}", handlers.artifactInfo)
+        router.put(
+            "/api/v1/runs/{runId}", maxBodyBytes: configuration.maxRunBodyBytes, authorize: upload, handlers.putRun)
+        router.post(
+            "/api/v1/runs/{runId}/results", maxBodyBytes: configuration.maxBatchBodyBytes, authorize: upload,
+            handlers.postResults)
+        router.post(
+            "/api/v1/runs/{runId}/finish", maxBodyBytes: configuration.maxRunBodyBytes, authorize: upload,
+            handlers.finishRun)
+        router.put(
+            "/api/v1/artifacts/{sha256}", maxBodyBytes: configuration.maxArtifactBytes, authorize: upload,
+            handlers.putArtifact)
+        router.get("/api/v1/artifacts/{sha256}", authorize: read, handlers.artifactInfo)
 
-        router.get("/api/v1/runs", handlers.listRuns)
-        router.get("/api/v1/runs/{runId}", handlers.runDetail)
-        router.get("/api/v1/results/{resultId}", handlers.resultDetail)
-        router.get("/api/v1/tests/{testId}/history", handlers.testHistory)
-        let flaky = FlakyRoutes(store: store, authorization: handlers.authorization)
-        router.get("/api/v1/pages", flaky.pages)
-        router.get("/api/v1/flaky", flaky.flaky)
+        router.get("/api/v1/runs", authorize: read, handlers.listRuns)
+        router.get("/api/v1/runs/{runId}", authorize: read, handlers.runDetail)
+        router.get("/api/v1/results/{resultId}", authorize: read, handlers.resultDetail)
+        router.get("/api/v1/tests/{testId}/history", authorize: read, handlers.testHistory)
+        let flaky = FlakyRoutes(store: store)
+        router.get("/api/v1/pages", authorize: read, flaky.pages)
+        router.get("/api/v1/flaky", authorize: read, flaky.flaky)
 
         let memory = configuration.artifactMemoryBytes
         router.get("/artifacts/{sha256}.png", handlers.artifactFile(.screenshot, memoryBudget: memory))

@@ -10,17 +10,14 @@ import HTTPServer
 /// value gives empty lists) and `days` (1...365, default 14; anything else is a 400 JSON error).
 struct FlakyRoutes: Sendable {
     let store: FailscopeStore
-    let authorization: BearerAuthorization
 
     func pages(_ request: Request) throws -> Response {
-        try authorization.requireRead(request)
         let query = try Self.query(request)
         let list = try ServiceError.wrapping(fromQuery: true) { try store.flakyPages(query) }
         return Handlers.json(bytes: WireJSONWriter.encode(list))
     }
 
     func flaky(_ request: Request) throws -> Response {
-        try authorization.requireRead(request)
         let query = try Self.query(request)
         if query.suite != nil && query.page != FlakyReport.noPage {
             throw ServiceError.invalidParameter("suite applies only with page=\(FlakyReport.noPage).")

@@ -5,10 +5,11 @@ import HTTPServer
 import ScreenRaster
 
 /// The route handlers; each validates its input, calls the store once and encodes a shared API type.
+/// Authorization is not theirs: `FailscopeApplication.build` gives each route its check, which the transport
+/// runs on the request head, before any body byte is read.
 struct Handlers: Sendable {
     let store: FailscopeStore
     let metrics: ServiceMetrics
-    let authorization: BearerAuthorization
 
     static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok) throws -> Response {
         try Response.json(value, status: status, headers: ["Cache-Control": "no-store"], encoder: WireCoding.encoder())
@@ -26,12 +27,20 @@ struct Handlers: Sendable {
         guard check == 1 else {
             throw ServiceError(.serviceUnavailable, code: "unhealthy", message: "The database is not answering.")
         }
+        // Still 200: reads are served. Writes are answered 507 until space is freed.
+        if store.isStorageFull {
+            return try Self.json([
+                "status": "degraded", "storage": "full",
+                "message": "The disk holding the data folder is full: uploads are refused (507); reads work.",
+            ])
+        }
         return try Self.json(["status": "ok"])
     }
 
     func metricsText(_ request: Request) throws -> Response {
         let text = metrics.render(
-            artifactBytes: (try? store.artifactByteCount()) ?? 0, databaseBytes: store.databaseByteCount())
+            artifactBytes: (try? store.artifactByteCount()) ?? 0, databaseBytes: store.databaseByteCount(),
+            storageFull: store.isStorageFull, freeStorageBytes: store.freeStorageBytes)
         return .bytes(Data(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
@@ -42,7 +51,6 @@ struct Handlers: Sendable {
     // MARK: Ingest
 
     func putRun(_ request: Request) throws -> Response {
-        try authorization.requireUpload(request)
         let runID = try request.parameter("runId")
         let run = try request.decodeJSON(Run.self, using: WireCoding.decoder())
         guard run.id == runID else {
@@ -55,7 +63,6 @@ struct Handlers: Sendable {
     }
 
     func postResults(_ request: Request) throws -> Response {
-        try authorization.requireUpload(request)
         let runID = try request.parameter("runId")
         let batch = try request.decodeJSON(ResultBatch.self, using: WireCoding.decoder())
         let outcome = try ServiceError.wrapping { try store.addResults(batch, toRun: runID) }
@@ -64,7 +71,6 @@ struct Handlers: Sendable {
     }
 
     func finishRun(_ request: Request) throws -> Response {
-        try authorization.requireUpload(request)
         let runID = try request.parameter("runId")
         let finish = try request.decodeJSON(RunFinish.self, using: WireCoding.decoder())
         let summary = try ServiceError.wrapping { try store.finishRun(runID, finish) }
@@ -72,7 +78,6 @@ struct Handlers: Sendable {
     }
 
     func putArtifact(_ request: Request) throws -> Response {
-        try authorization.requireUpload(request)
         let sha256 = try request.parameter("sha256")
         guard SHA256.isValidHex(sha256) else {
             throw ServiceError(
@@ -85,11 +90,12 @@ struct Handlers: Sendable {
                 message: "Content-Type must be image/png or application/json.")
         }
         if contentType.lowercased().hasPrefix("image/png") {
-            // Decode every row (libpng checks chunk CRCs and the zlib stream, and refuses images over
+            // Read every row (libpng checks chunk CRCs and the zlib stream, and refuses images over
             // 10,000 pixels a side or 25 Mpx before allocating): a header that lies about its size,
-            // a corrupt IDAT or a decompression bomb is refused here, never served to a browser.
+            // a corrupt IDAT or a decompression bomb is refused here, never served to a browser. One row
+            // at a time: a 25 Mpx image costs a row (80 KB at most), not 100 MB.
             do {
-                _ = try PNGDecoder().decode(request.body)
+                _ = try PNGDecoder().verify(request.body)
             } catch {
                 throw ServiceError(
                     .unprocessableContent, code: "artifact_rejected",
@@ -106,7 +112,6 @@ struct Handlers: Sendable {
     /// `GET`/`HEAD /api/v1/artifacts/{sha256}`: 200 with the artifact's facts when stored, else 404
     /// (uploaders `HEAD` it to skip uploads).
     func artifactInfo(_ request: Request) throws -> Response {
-        try authorization.requireRead(request)
         let sha256 = try request.parameter("sha256")
         guard let artifact = try store.artifact(sha256: sha256) else { throw ServiceError.notFound("The artifact") }
         return try Self.json(Self.info(artifact))
@@ -121,7 +126,6 @@ struct Handlers: Sendable {
     // MARK: Reads
 
     func listRuns(_ request: Request) throws -> Response {
-        try authorization.requireRead(request)
         var query = FailscopeStore.RunQuery()
         query.project = try Self.filterValue(request, "project")
         query.branch = try Self.filterValue(request, "branch")
@@ -138,7 +142,6 @@ struct Handlers: Sendable {
     }
 
     func runDetail(_ request: Request) throws -> Response {
-        try authorization.requireRead(request)
         let runID = try request.parameter("runId")
         guard let detail = try store.runDetail(runID) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
@@ -147,7 +150,6 @@ struct Handlers: Sendable {
     }
 
     func resultDetail(_ request: Request) throws -> Response {
-        try authorization.requireRead(request)
         guard let id = Int(try request.parameter("resultId")), id > 0, let detail = try store.resultDetail(id) else {
             throw ServiceError.notFound("The result", code: "result_not_found")
         }
@@ -155,7 +157,6 @@ struct Handlers: Sendable {
     }
 
     func testHistory(_ request: Request) throws -> Response {
-        try authorization.requireRead(request)
         let limit = try Self.integer(request, "limit", default: 100, in: 1...500)
         let cursor = try Self.queryValue(request, "cursor")
         let history = try ServiceError.wrapping(fromQuery: true) {
@@ -166,10 +167,11 @@ struct Handlers: Sendable {
     }
 
     func pages(_ request: Request) throws -> Response {
-        try authorization.requireRead(request)
         let days = try Self.integer(request, "days", default: 14, in: 1...365)
         let (project, branch) = (try Self.filterValue(request, "project"), try Self.filterValue(request, "branch"))
-        let list = try ServiceError.wrapping(fromQuery: true) { try store.pages(project: project, branch: branch, days: days) }
+        let list = try ServiceError.wrapping(fromQuery: true) {
+            try store.pages(project: project, branch: branch, days: days)
+        }
         return try Self.json(list)
     }
 

@@ -221,6 +221,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Unavailable2"
+                  },
+                  "507": {
+                    "$ref": "#/components/responses/InsufficientStorage"
                   }
                 }
               },
@@ -316,6 +319,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Unavailable2"
+                  },
+                  "507": {
+                    "$ref": "#/components/responses/InsufficientStorage"
                   }
                 }
               }
@@ -375,6 +381,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Unavailable2"
+                  },
+                  "507": {
+                    "$ref": "#/components/responses/InsufficientStorage"
                   }
                 }
               }
@@ -448,6 +457,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Unavailable2"
+                  },
+                  "507": {
+                    "$ref": "#/components/responses/InsufficientStorage"
                   }
                 }
               },
@@ -2001,12 +2013,23 @@ enum OpenAPIDocument {
               },
               "Health": {
                 "type": "object",
+                "description": "status ok; or degraded with storage full when the disk holding the data folder is full (uploads get 507, reads work).",
                 "properties": {
                   "status": {
                     "type": "string",
                     "enum": [
-                      "ok"
+                      "ok",
+                      "degraded"
                     ]
+                  },
+                  "storage": {
+                    "type": "string",
+                    "enum": [
+                      "full"
+                    ]
+                  },
+                  "message": {
+                    "type": "string"
                   }
                 },
                 "required": [
@@ -2079,6 +2102,16 @@ enum OpenAPIDocument {
               },
               "Unavailable": {
                 "description": "Database not answering.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "InsufficientStorage": {
+                "description": "The disk holding the data folder is full (code insufficient_storage): nothing of the request was stored; retry once space is freed. Reads keep working.",
                 "content": {
                   "application/json": {
                     "schema": {

@@ -29,7 +29,8 @@ struct ServiceError: HTTPError {
     }
 
     /// Maps the store's refusals to HTTP; anything else is rethrown (→ 500 without internals, except
-    /// SQLite busy/locked → 503 so clients retry). A value the store finds invalid is a 422
+    /// SQLite busy/locked → 503 so clients retry). A full disk (`StoreError.storageFull`) → 507
+    /// `insufficient_storage`. A value the store finds invalid is a 422
     /// `validation_failed` for a request body, and a 400 `invalid_parameter` for a read
     /// (`fromQuery`: only its query parameters can be, e.g. a malformed cursor).
     static func wrapping<T>(fromQuery: Bool = false, _ body: () throws -> T) throws -> T {
@@ -45,6 +46,9 @@ struct ServiceError: HTTPError {
             case .conflict(let message): throw ServiceError(.conflict, code: "conflict", message: message)
             case .artifactRejected(let message):
                 throw ServiceError(.unprocessableContent, code: "artifact_rejected", message: message)
+            case .storageFull:
+                // The one answer to a full disk, also given by the transport for a body it cannot spool.
+                throw HTTPStatusError.insufficientStorage
             }
         } catch let error as SQLiteError where error.primaryCode == 5 || error.primaryCode == 6 {
             throw ServiceError(

@@ -11,7 +11,9 @@ import Synchronization
 /// - `failscope_http_request_duration_seconds{route}`: histogram of handling time.
 /// - `failscope_results_ingested_total`, `failscope_artifacts_stored_total`,
 ///   `failscope_artifact_bytes_stored_total`: counters of new data since start.
-/// - `failscope_artifact_bytes`, `failscope_database_bytes`: gauges read at scrape time.
+/// - `failscope_artifact_bytes`, `failscope_database_bytes`, `failscope_storage_full` (0 or 1),
+///   `failscope_storage_free_bytes`, `failscope_http_open_connections`: gauges read at scrape time;
+///   `failscope_http_slow_connections_closed_total`: the transport's count of clients cut off for slowness.
 ///
 /// It is also an `AccessLog`, so the router feeds it one entry per request.
 public final class ServiceMetrics: AccessLog {
@@ -46,7 +48,27 @@ public final class ServiceMetrics: AccessLog {
 
     private let state = Mutex(State())
 
+    /// Connection figures of the transport serving this application, once it runs (see ``observeTransport(_:)``).
+    public struct TransportFigures: Sendable {
+        /// Open client connections.
+        public var openConnections: Int
+        /// Connections closed for sending their request head or body too slowly, since start.
+        public var slowConnectionsClosed: Int
+
+        public init(openConnections: Int, slowConnectionsClosed: Int) {
+            self.openConnections = openConnections
+            self.slowConnectionsClosed = slowConnectionsClosed
+        }
+    }
+    private let transport = Mutex<(@Sendable () -> TransportFigures)?>(nil)
+
     public init() {}
+
+    /// Reports `figures` (read at scrape time) as `failscope_http_open_connections` and
+    /// `failscope_http_slow_connections_closed_total`.
+    public func observeTransport(_ figures: @escaping @Sendable () -> TransportFigures) {
+        transport.withLock { $0 = figures }
+    }
 
     /// RFC 9110's methods (section 9) are their own label; any other token a client sends is `other`.
     static func label(_ method: HTTPMethod) -> String {
@@ -78,8 +100,11 @@ public final class ServiceMetrics: AccessLog {
         }
     }
 
-    /// The exposition text, with the gauges given.
-    public func render(artifactBytes: Int, databaseBytes: Int) -> String {
+    /// The exposition text, with the gauges given: `storageFull` (the disk holding the data folder is full and
+    /// writes are answered 507) and `freeStorageBytes` (free bytes there, when known).
+    public func render(
+        artifactBytes: Int, databaseBytes: Int, storageFull: Bool = false, freeStorageBytes: Int? = nil
+    ) -> String {
         let state = state.withLock { $0 }
         var out = ""
         out += "# HELP failscope_http_requests_total HTTP requests answered, by method, route pattern and status.\n"
@@ -117,6 +142,22 @@ public final class ServiceMetrics: AccessLog {
         out += "# HELP failscope_database_bytes Bytes of the SQLite database file and its WAL.\n"
         out += "# TYPE failscope_database_bytes gauge\n"
         out += "failscope_database_bytes \(databaseBytes)\n"
+        out += "# HELP failscope_storage_full 1 when the disk holding the data folder is full (uploads get 507).\n"
+        out += "# TYPE failscope_storage_full gauge\n"
+        out += "failscope_storage_full \(storageFull ? 1 : 0)\n"
+        if let figures = transport.withLock({ $0 })?() {
+            out += "# HELP failscope_http_open_connections Open client connections.\n"
+            out += "# TYPE failscope_http_open_connections gauge\n"
+            out += "failscope_http_open_connections \(figures.openConnections)\n"
+            out += "# HELP failscope_http_slow_connections_closed_total Clients cut off as too slow.\n"
+            out += "# TYPE failscope_http_slow_connections_closed_total counter\n"
+            out += "failscope_http_slow_connections_closed_total \(figures.slowConnectionsClosed)\n"
+        }
+        if let freeStorageBytes {
+            out += "# HELP failscope_storage_free_bytes Bytes free on the file system holding the data folder.\n"
+            out += "# TYPE failscope_storage_free_bytes gauge\n"
+            out += "failscope_storage_free_bytes \(freeStorageBytes)\n"
+        }
         return out
     }
 

@@ -29,7 +29,7 @@ extension FailscopeStore {
     public func putRun(_ run: Run, now: Date = Date()) throws -> PutRunOutcome {
         try Self.validate(run, now: now)
         let nowMs = Timestamp.milliseconds(now)
-        return try pool.write { db in
+        return try storingWrite { db in
             try db.transaction(.immediate) { () throws -> PutRunOutcome in
                 let existing = try db.queryFirst(
                     "SELECT project, started_at, device FROM runs WHERE id = ?", [run.id]
@@ -119,7 +119,7 @@ extension FailscopeStore {
         })
         else { throw StoreError.runNotFound(runID) }
         let identities = BatchIdentities(batch.results, project: project)
-        return try pool.write { db in
+        return try storingWrite { db in
             try db.transaction(.immediate) { () throws -> BatchOutcome in
                 guard
                     let run = try db.queryFirst(
@@ -223,7 +223,7 @@ extension FailscopeStore {
     public func finishRun(_ runID: String, _ finish: RunFinish, now: Date = Date()) throws -> RunSummary {
         guard Run.isValidID(runID) else { throw StoreError.runNotFound(runID) }
         try Self.checkTime(finish.finishedAt, field: "finishedAt", now: now)
-        try pool.write { db in
+        try storingWrite { db in
             try db.transaction(.immediate) {
                 let started = try db.queryFirst("SELECT started_at FROM runs WHERE id = ?", [runID]) { $0.int64(0) }
                 if let started, Timestamp.milliseconds(finish.finishedAt) < started {
@@ -249,8 +249,8 @@ extension FailscopeStore {
         -> (artifact: ArtifactStore.Verified, created: Bool)
     {
         let verified = try ArtifactStore.verify(bytes, sha256: sha256, mediaType: mediaType)
-        try artifacts.write(bytes, verified: verified)
-        let created = try pool.write { db in
+        try storing { try artifacts.write(bytes, verified: verified) }
+        let created = try storingWrite { db in
             try db.run(
                 """
                 INSERT INTO artifacts (sha256, kind, byte_count, width, height, stored_at) VALUES (?, ?, ?, ?, ?, ?)

@@ -1,5 +1,6 @@
 import FailscopeModel
 import Foundation
+import Synchronization
 
 /// Failscope's storage: the SQLite database `DIR/failscope.sqlite` (WAL, one writer, read-only
 /// readers) and the artifact files under `DIR/artifacts/`.
@@ -16,6 +17,9 @@ public final class FailscopeStore: Sendable {
     public let artifacts: ArtifactStore
     /// Migrations applied by this open (empty when the database was up to date).
     public let appliedMigrations: [String]
+    /// Whether the last write failed for lack of disk space (``StoreError/storageFull(_:)``); a write that
+    /// succeeds clears it.
+    private let lastWriteFoundDiskFull = Atomic<Bool>(false)
 
     /// The database file's name inside the data folder.
     public static let databaseFileName = "failscope.sqlite"
@@ -24,9 +28,21 @@ public final class FailscopeStore: Sendable {
     ///
     /// - Throws: `MigrationError` when the database cannot be trusted or is newer than this binary,
     ///   `SQLiteError` when it cannot be opened or WAL is refused, file system errors for the folder.
-    public init(directory: URL, migrator: Migrator = Migrator(migrations: Migration.embedded), readerCount: Int = 4)
-        throws
-    {
+    ///   ``StoreError/storageFull(_:)`` when the disk is too full to open or migrate it.
+    public convenience init(
+        directory: URL, migrator: Migrator = Migrator(migrations: Migration.embedded), readerCount: Int = 4
+    ) throws {
+        do {
+            try self.init(opening: directory, migrator: migrator, readerCount: readerCount)
+        } catch {
+            guard StoreError.storageFull(from: error, directory: directory) != nil else { throw error }
+            throw StoreError.storageFull(
+                "The disk holding the data folder is full: the database cannot be opened. Free some space, then "
+                    + "start again.")
+        }
+    }
+
+    private init(opening directory: URL, migrator: Migrator, readerCount: Int) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let artifactsRoot = directory.appendingPathComponent("artifacts")
         try FileManager.default.createDirectory(at: artifactsRoot, withIntermediateDirectories: true)
@@ -41,6 +57,35 @@ public final class FailscopeStore: Sendable {
             throw error
         }
         self.pool = pool
+    }
+
+    /// Whether the disk is full for the store: its last write failed for lack of space (and none has succeeded
+    /// since), or the file system holding the data folder has no space left.
+    public var isStorageFull: Bool {
+        lastWriteFoundDiskFull.load(ordering: .relaxed) || StoreError.noSpaceLeft(directory)
+    }
+
+    /// Bytes still free for the store on the file system holding the data folder, or `nil` when unknown.
+    public var freeStorageBytes: Int? { StoreError.freeBytes(directory) }
+
+    /// Runs a write (`body`), turning a lack of disk space into ``StoreError/storageFull(_:)`` and keeping
+    /// ``isStorageFull`` up to date. Every ingest method writes through it.
+    @discardableResult
+    func storing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            let value = try body()
+            lastWriteFoundDiskFull.store(false, ordering: .relaxed)
+            return value
+        } catch {
+            guard let full = StoreError.storageFull(from: error, directory: directory) else { throw error }
+            lastWriteFoundDiskFull.store(true, ordering: .relaxed)
+            throw full
+        }
+    }
+
+    /// `pool.write(body)` through ``storing(_:)``.
+    func storingWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        try storing { try pool.write(body) }
     }
 
     /// Checkpoints the WAL and closes every connection; later calls throw.

@@ -6,7 +6,29 @@ public enum TestPNG {
             raw.append(0)
             for _ in 0..<width { raw += [red, 40, 90] }
         }
+        var ihdr = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+        ihdr += [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", stored(raw))
+            + chunk("IEND", [])
+    }
+
+    /// A 1-bit grayscale PNG of `width`×`height` (a multiple of 8 wide), black but for `mark` in its first byte:
+    /// small on the wire (one bit a pixel, `height × (width / 8 + 1)` bytes stored) but `width × height × 4` bytes
+    /// once decoded to RGBA, as a hostile upload would be.
+    public static func grayscale1Bit(width: Int, height: Int, mark: UInt8 = 0) -> [UInt8] {
+        precondition(width % 8 == 0)
+        var raw = [UInt8](repeating: 0, count: height * (width / 8 + 1))
+        raw[1] = mark
+        var ihdr = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+        ihdr += [1, 0, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", stored(raw))
+            + chunk("IEND", [])
+    }
+
+    /// `raw` as a zlib stream of stored (uncompressed) deflate blocks.
+    static func stored(_ raw: [UInt8]) -> [UInt8] {
         var zlib: [UInt8] = [0x78, 0x01]
+        zlib.reserveCapacity(raw.count + raw.count / 65_535 * 5 + 16)
         var offset = 0
         repeat {
             let count = min(65_535, raw.count - offset)
@@ -16,10 +38,7 @@ public enum TestPNG {
             offset += count
         } while offset < raw.count
         zlib += bigEndian(adler32(raw))
-        var ihdr = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
-        ihdr += [8, 2, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", zlib)
-            + chunk("IEND", [])
+        return zlib
     }
 
     public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {

@@ -39,14 +39,21 @@ final class Dispatcher: Sendable {
     /// once more after a resume.
     func handle(
         connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
-        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+        version: UnsafePointer<CChar>, uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
         state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let existing = state.pointee else {
-            let exchange = begin(connection: connection, url: url, method: method)
+        guard let existing = state.pointee, fs_mhd_is_uri_tag(existing) == 0 else {
+            // The first call: `state` holds the tag the URI callback made from the raw request target.
+            let problem = fs_mhd_head_problem(connection, method, url, version, state.pointee)
+            let record = ConnectionDeadlines.record(of: connection)
+            let exchange = begin(connection: connection, url: url, method: method, headProblem: problem)
             state.pointee = Unmanaged.passRetained(exchange).toOpaque()
             inFlight.add(1, ordering: .relaxed)
-            _ = queueEarlyRefusal(exchange, connection)
+            if !queueEarlyRefusal(exchange, connection), exchange.announcesBody {
+                record?.enter(.receivingBody)
+            } else {
+                record?.enter(.answering)
+            }
             return MHD_Result.YES
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
@@ -54,13 +61,14 @@ final class Dispatcher: Sendable {
         if size > 0 {
             uploadDataSize.pointee = 0
             if exchange.answered { return MHD_Result.YES }
+            ConnectionDeadlines.record(of: connection)?.bodyBytes.add(size, ordering: .relaxed)
             if exchange.overflow > 0 || exchange.body.count + size > exchange.limit {
                 // A body without Content-Length went over the limit. libmicrohttpd 0.9.75 closes the connection
                 // without sending a response queued in the middle of a body, so discard up to `discardLimit` more
                 // bytes and answer at the end of the body (the connection stays usable). A client that keeps
                 // sending past that is cut off.
                 exchange.overflow += size
-                exchange.body = Data()
+                exchange.body = BodyBuffer(memoryLimit: 0, directory: "")
                 if exchange.overflow > Self.discardLimit(exchange.limit) {
                     return abort(exchange, exchange.rejection)
                 }
@@ -73,12 +81,11 @@ final class Dispatcher: Sendable {
                         HTTPStatusError(
                             .requestTimeout, code: "request_timeout", message: "The request body took too long.")))
             }
-            if let uploadData {
-                exchange.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: size)
-            }
+            if let uploadData { exchange.body.append(UnsafeRawPointer(uploadData), count: size) }
             return MHD_Result.YES
         }
         if exchange.answered { return MHD_Result.YES }
+        ConnectionDeadlines.record(of: connection)?.enter(.answering)
         if let response = exchange.pending.withLock({ $0.take() }) {
             return queue(exchange, response, connection)
         }
@@ -89,10 +96,17 @@ final class Dispatcher: Sendable {
         case .route(let route, _):
             switch route.action {
             case .sync(let handler):
-                let (response, failure) = Router.run(handler, exchange.request())
+                let request: Request
+                do { request = try exchange.request() } catch {
+                    return answer(exchange, Router.map(error).0, failure: nil, connection)
+                }
+                let (response, failure) = Router.run(handler, request)
                 return answer(exchange, response, failure: failure, connection)
             case .async(let handler):
-                let request = exchange.request()
+                let request: Request
+                do { request = try exchange.request() } catch {
+                    return answer(exchange, Router.map(error).0, failure: nil, connection)
+                }
                 let suspended = SuspendedConnection(pointer: connection)
                 let router = self.router
                 MHD_suspend_connection(connection)
@@ -113,8 +127,10 @@ final class Dispatcher: Sendable {
     /// the limit again, at least 1 MiB, at most 16 MiB.
     static func discardLimit(_ limit: Int) -> Int { min(max(limit, 1 << 20), 16 << 20) }
 
-    /// Reads the request line and headers and routes them.
-    private func begin(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> Exchange {
+    /// Reads the request line and headers and routes them; `headProblem` is what ``fs_mhd_head_problem`` found.
+    private func begin(
+        connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, headProblem: Int32
+    ) -> Exchange {
         let start = MonotonicClock.nanoseconds()
         let method = HTTPMethod(rawValue: String(cString: method))
         let path = String(cString: url)
@@ -127,14 +143,51 @@ final class Dispatcher: Sendable {
             MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, collectQueryArgument, pointer)
         }
         let id = RequestID.accept(headers["X-Request-Id"]) ?? RequestID.make()
-        let resolution =
+        var resolution =
             (Self.oversize(uriBytes: path.utf8.count + query.rawBytes, headers: headers, configuration)
-            ?? Self.ambiguousLength(headers)).map { Router.Resolution.error($0) }
+            ?? Self.malformedHead(headProblem) ?? Self.ambiguousLength(headers)).map { Router.Resolution.error($0) }
             ?? resolutions.resolve(router, method: method, path: path)
+        let peer = PeerAddress(fs_mhd_client_address(connection))
+        if case .route(let route, let parameters) = resolution, route.authorize != nil {
+            var head = Request(
+                method: method, path: path, query: query.parameters, headers: headers, body: Data(), id: id,
+                remoteAddress: nil)
+            head.peer = peer
+            if let refusal = Router.refusal(route, parameters: parameters, head: head) {
+                // A body the client was not allowed to send is not read: the answer closes the connection.
+                let closes = Self.announcesBody(headers) ? ["Connection": "close"] : HTTPHeaders()
+                resolution = .error(HTTPStatusError(refusal, adding: closes))
+            }
+        }
         let exchange = Exchange(
             start: start, method: method, path: path, query: query.parameters, headers: headers, id: id,
-            peer: PeerAddress(fs_mhd_client_address(connection)), resolution: resolution)
+            peer: peer, resolution: resolution,
+            body: BodyBuffer(memoryLimit: configuration.bodyMemoryLimit, directory: configuration.bodySpoolDirectory))
         return exchange
+    }
+
+    /// Whether the request head announces a body (`Content-Length` above 0, or any `Transfer-Encoding`).
+    static func announcesBody(_ headers: HTTPHeaders) -> Bool {
+        headers.contains("Transfer-Encoding") || headers.values(for: "Content-Length").contains { $0 != "0" }
+    }
+
+    /// The 400 for a request head that holds NUL or other control bytes (see `fs_mhd_head_problem`), or `nil`.
+    /// libmicrohttpd reads such a head only up to the NUL, so what a proxy in front saw and what the service reads
+    /// would differ; the answer closes the connection.
+    static func malformedHead(_ problem: Int32) -> HTTPStatusError? {
+        switch problem {
+        case 0: return nil
+        case 1:
+            return HTTPStatusError(
+                .badRequest, code: "invalid_target",
+                message: "The request target contains a NUL byte, a control character or a space.",
+                headers: ["Connection": "close"])
+        default:
+            return HTTPStatusError(
+                .badRequest, code: "invalid_header",
+                message: "A request header field contains a NUL byte or a control character, or is malformed.",
+                headers: ["Connection": "close"])
+        }
     }
 
     /// The JSON error for a request target or header block over the configured limits, or `nil`. These limits sit

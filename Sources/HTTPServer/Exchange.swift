@@ -18,7 +18,8 @@ final class Exchange: @unchecked Sendable {
     /// The route and its parameters, or the error to answer with (404, 405, 400) once the request is read.
     let resolution: Router.Resolution
     let limit: Int
-    var body = Data()
+    /// The body received so far (in memory, or a temporary file past the configured size).
+    var body: BodyBuffer
     /// Bytes received beyond the route's limit (then discarded); nonzero means the answer is 413.
     var overflow = 0
     /// Whether a response has been queued (or the request refused); later calls only drain the upload.
@@ -28,7 +29,7 @@ final class Exchange: @unchecked Sendable {
 
     init(
         start: UInt64, method: HTTPMethod, path: String, query: QueryParameters, headers: HTTPHeaders, id: String,
-        peer: PeerAddress?, resolution: Router.Resolution
+        peer: PeerAddress?, resolution: Router.Resolution, body: BodyBuffer
     ) {
         self.start = start
         self.method = method
@@ -38,14 +39,16 @@ final class Exchange: @unchecked Sendable {
         self.id = id
         self.peer = peer
         self.resolution = resolution
+        self.body = body
         if case .route(let route, _) = resolution { limit = route.maxBodyBytes } else { limit = 0 }
     }
 
     /// The request as handlers see it.
-    func request() -> Request {
+    /// - Throws: what ``BodyBuffer/data()`` throws (507 when the body could not be written to disk).
+    func request() throws -> Request {
         var request = Request(
-            method: method, path: path, query: query, headers: headers, body: body, id: id, remoteAddress: nil
-        )
+            method: method, path: path, query: query, headers: headers, body: try body.data(), id: id,
+            remoteAddress: nil)
         request.peer = peer
         if case .route(let route, let parameters) = resolution {
             request.parameters = parameters
@@ -60,6 +63,9 @@ final class Exchange: @unchecked Sendable {
         if case .error(let error) = resolution { return Response.error(error) }
         return Response.error(HTTPStatusError.bodyTooLarge(limit: limit))
     }
+
+    /// Whether the head announces a body.
+    var announcesBody: Bool { Dispatcher.announcesBody(headers) }
 
     var routeText: String {
         if case .route(let route, _) = resolution { return route.pattern.text }

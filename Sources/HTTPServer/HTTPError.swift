@@ -18,6 +18,15 @@ extension HTTPError {
     public var headers: HTTPHeaders { [:] }
 }
 
+extension HTTPStatusError {
+    /// The same error as `error`, with `extra` header fields added to its own.
+    public init(_ error: any HTTPError, adding extra: HTTPHeaders = [:]) {
+        var headers = error.headers
+        for (name, value) in extra { headers[name] = value }
+        self.init(error.status, code: error.code, message: error.message, headers: headers)
+    }
+}
+
 /// A plain ``HTTPError``: a status, a code and a message.
 public struct HTTPStatusError: HTTPError, Equatable {
     public let status: HTTPStatus
@@ -47,6 +56,11 @@ public struct HTTPStatusError: HTTPError, Equatable {
         HTTPStatusError(
             .contentTooLarge, code: "body_too_large", message: "The request body is larger than \(limit) bytes.")
     }
+
+    /// 507 `insufficient_storage`: the request cannot be stored because the disk is full.
+    public static let insufficientStorage = HTTPStatusError(
+        .insufficientStorage, code: "insufficient_storage",
+        message: "The server's disk is full; the request was not stored. Retry later.")
 
     /// 500 `internal_error`, the answer to any error that is not an ``HTTPError``.
     public static let internalError = HTTPStatusError(

@@ -13,7 +13,10 @@ import Synchronization
 /// libmicrohttpd 0.9.75 `MHD_quiesce_daemon` on an epoll daemon with its own threads races with the workers
 /// over removing the listening socket from their epoll sets, and the loser aborts the process with "Failed
 /// to remove listen FD from epoll set"; with poll the workers are told through their inter-thread channel).
-/// A request's headers are read, its body is collected in chunks (refused with 413 as soon as it exceeds the route's limit), then a
+/// A request's head is checked (a NUL or control byte in the target or a header field → 400; see
+/// ``Dispatcher``), routed and authorized (the route's ``HeadCheck``) before any body byte is read; its body is
+/// collected in chunks (refused with 413 as soon as it exceeds the route's limit; past
+/// ``HTTPServerConfiguration/bodyMemoryLimit`` in a temporary file), then a
 /// synchronous ``Handler`` runs directly on the worker thread; an ``AsyncHandler`` runs in a task while the
 /// connection is suspended (`MHD_suspend_connection`), and the worker goes on serving other connections.
 /// Responses are queued on the handler's *second* call for a request so keep-alive stays on (PLATFORM-NOTES).
@@ -43,6 +46,10 @@ public final class HTTPServer: Sendable {
     private nonisolated(unsafe) let daemon: OpaquePointer
     /// What libmicrohttpd calls back (its `cls`), retained until the daemon stops.
     private let dispatcher: Unmanaged<Dispatcher>
+    /// Per-connection deadlines (slow clients), and the C record that routes connection notifications to them;
+    /// both live until the daemon stops.
+    private let deadlines: ConnectionDeadlines
+    private nonisolated(unsafe) let notifier: UnsafeMutablePointer<fs_mhd_connection_notifier>
     private let phase = Mutex<Phase>(.running)
     private let stopped = DispatchGroup()
 
@@ -59,14 +66,21 @@ public final class HTTPServer: Sendable {
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
         var address4 = sockaddr_in()
         var address6 = sockaddr_in6()
+        Self.raiseOpenFileLimit(toHold: configuration.connectionLimit)
         let retained = Unmanaged.passRetained(Dispatcher(router: router, configuration: configuration))
+        let deadlines = ConnectionDeadlines(configuration: configuration)
+        let notifier = UnsafeMutablePointer<fs_mhd_connection_notifier>.allocate(capacity: 1)
+        notifier.initialize(
+            to: fs_mhd_connection_notifier(
+                callback: connectionNotification, cls: Unmanaged.passUnretained(deadlines).toOpaque()))
         var started: OpaquePointer?
         if inet_pton(AF_INET, host, &address4.sin_addr) == 1 {
             address4.sin_family = sa_family_t(AF_INET)
             address4.sin_port = in_port_t(UInt16(configuration.port).bigEndian)
             started = withUnsafePointer(to: &address4) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Self.startDaemon(flags: flags, address: $0, cls: retained.toOpaque(), configuration)
+                    Self.startDaemon(
+                        flags: flags, address: $0, cls: retained.toOpaque(), notifier: notifier, configuration)
                 }
             }
         } else if inet_pton(AF_INET6, host, &address6.sin6_addr) == 1 {
@@ -76,19 +90,25 @@ public final class HTTPServer: Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     Self.startDaemon(
                         flags: flags | UInt32(MHD_USE_IPv6.rawValue), address: $0, cls: retained.toOpaque(),
-                        configuration)
+                        notifier: notifier, configuration)
                 }
             }
         } else {
             retained.release()
+            deadlines.stop()
+            notifier.deallocate()
             throw HTTPServerError.invalidHost(configuration.host)
         }
         guard let started else {
             retained.release()
+            deadlines.stop()
+            notifier.deallocate()
             throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port)
         }
         daemon = started
         dispatcher = retained
+        self.deadlines = deadlines
+        self.notifier = notifier
         port = Int(fs_mhd_bound_port(started))
         stopped.enter()
     }
@@ -100,12 +120,24 @@ public final class HTTPServer: Sendable {
 
     private static func startDaemon(
         flags: UInt32, address: UnsafePointer<sockaddr>, cls: UnsafeMutableRawPointer,
-        _ configuration: HTTPServerConfiguration
+        notifier: UnsafeMutablePointer<fs_mhd_connection_notifier>, _ configuration: HTTPServerConfiguration
     ) -> OpaquePointer? {
         fs_mhd_start(
-            flags, address, accessHandler, requestCompleted, cls, UInt32(max(1, configuration.threadCount)),
+            flags, address, accessHandler, requestCompleted, cls, notifier, UInt32(max(1, configuration.threadCount)),
             UInt32(max(0, configuration.connectionTimeout)), UInt32(max(1, configuration.connectionLimit)),
+            UInt32(max(0, configuration.connectionsPerAddressLimit)),
             max(8 * 1024, configuration.connectionMemoryLimit), 512)
+    }
+
+    /// Raises the soft limit of open files so that `connections` sockets fit beside the process's other files
+    /// (a margin of 256), up to the hard limit. libmicrohttpd closes connections it cannot accept (`EMFILE`).
+    private static func raiseOpenFileLimit(toHold connections: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = rlim_t(max(0, connections) + 256)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = min(wanted, limit.rlim_max)
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// Stops accepting connections, waits for in-flight requests (up to `gracePeriod` seconds, default the
@@ -133,8 +165,10 @@ public final class HTTPServer: Sendable {
         while dispatcher.inFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now() < deadline {
             _ = dispatcher.drained.wait(timeout: min(deadline, .now() + .milliseconds(50)))
         }
+        deadlines.stop()
         MHD_stop_daemon(daemon)
         if listenSocket >= 0 { close(listenSocket) }
+        notifier.deallocate()
         self.dispatcher.release()
         phase.withLock { $0 = .stopped }
         stopped.leave()
@@ -150,21 +184,44 @@ public final class HTTPServer: Sendable {
 
     /// The number of requests whose headers arrived and whose response is not yet sent.
     public var inFlightRequests: Int { dispatcher.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
+
+    /// The number of open client connections.
+    public var openConnections: Int { deadlines.openConnections }
+
+    /// The number of connections closed for being too slow (``HTTPServerConfiguration/requestHeadTimeout``,
+    /// ``HTTPServerConfiguration/minimumBodyBytesPerSecond``) since the server started.
+    public var slowConnectionsClosed: Int { deadlines.closedForSlowness.load(ordering: .relaxed) }
 }
 
 // MARK: - libmicrohttpd callbacks
 
 private let accessHandler: MHD_AccessHandlerCallback = {
-    cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
-    guard let cls, let connection, let url, let method, let uploadDataSize, let conCls else { return MHD_Result.NO }
+    cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
+    guard let cls, let connection, let url, let method, let version, let uploadDataSize, let conCls else {
+        return MHD_Result.NO
+    }
     return Unmanaged<Dispatcher>.fromOpaque(cls).takeUnretainedValue().handle(
-        connection: connection, url: url, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize,
-        state: conCls)
+        connection: connection, url: url, method: method, version: version, uploadData: uploadData,
+        uploadDataSize: uploadDataSize, state: conCls)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
+    // The connection now waits for its next request head (its deadline starts again).
+    if let connection { ConnectionDeadlines.record(of: connection)?.enter(.awaitingHead) }
     guard let cls, let conCls, let state = conCls.pointee else { return }
     conCls.pointee = nil
+    // A request refused before the handler saw it leaves only the URI callback's tag.
+    guard fs_mhd_is_uri_tag(state) == 0 else { return }
     Unmanaged<Exchange>.fromOpaque(state).release()
     Unmanaged<Dispatcher>.fromOpaque(cls).takeUnretainedValue().requestCompleted()
+}
+
+private let connectionNotification: fs_mhd_connection_callback = { cls, connection, socketContext, closed in
+    guard let cls, let connection, let socketContext else { return }
+    let deadlines = Unmanaged<ConnectionDeadlines>.fromOpaque(cls).takeUnretainedValue()
+    if closed != 0 {
+        deadlines.closed(connection, socketContext: socketContext)
+    } else {
+        deadlines.opened(connection, socketContext: socketContext)
+    }
 }

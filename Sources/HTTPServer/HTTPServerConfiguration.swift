@@ -8,15 +8,37 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int
     /// Worker threads, each with its own poll loop; handlers run on them. Default: the number of active cores.
     public var threadCount: Int
-    /// Seconds a connection may stay idle (no bytes either way, including keep-alive waits) before it is closed.
-    /// Default 30.
+    /// Seconds a connection may stay idle (no bytes either way) before it is closed. Default 30.
     public var connectionTimeout: Int
+    /// Seconds a connection may take to send a whole request head (request line and header fields), counted from
+    /// its accept, or from the end of its previous response on a kept-alive connection. A client that sends its
+    /// head slowly (a byte now and then keeps the idle timeout from firing) is closed without an answer (the head
+    /// is incomplete, so there is nothing to answer); so is a kept-alive connection idle this long. Checked about
+    /// 5 times a second. Default 10.
+    public var requestHeadTimeout: Double
+    /// Least average body rate, bytes per second, a request must keep once ``bodyRateGracePeriod`` seconds of
+    /// its body have passed; a slower client is closed (the access log records 408). 0 turns the check off.
+    /// Default 1024.
+    public var minimumBodyBytesPerSecond: Int
+    /// Seconds of body upload before ``minimumBodyBytesPerSecond`` applies. Default 5.
+    public var bodyRateGracePeriod: Double
     /// Seconds a request may take from its headers to its last body byte. A slower upload is cut off: the
     /// connection is closed and the access log records 408 (libmicrohttpd 0.9.75 cannot send a response in the
     /// middle of a body). Checked as body chunks arrive; a stalled client is cut by `connectionTimeout`. Default 60.
     public var requestTimeout: Double
-    /// Most simultaneous connections; more are refused at accept. Default 1024.
+    /// Most simultaneous connections; more are closed at accept. The server raises the process's soft limit of
+    /// open files to hold them (up to the hard limit). Default 4096.
     public var connectionLimit: Int
+    /// Most simultaneous connections from one IP address; more from that address are closed at accept, so one
+    /// client cannot take the whole ``connectionLimit``. 0 means no per-address cap (behind a proxy every client
+    /// has the proxy's address). Default 64.
+    public var connectionsPerAddressLimit: Int
+    /// Body bytes a request keeps in memory; a longer body goes to an unlinked temporary file in
+    /// ``bodySpoolDirectory`` as it arrives, and the handler's ``Request/body`` maps that file (page cache, not
+    /// process memory). When the file cannot be written the answer is 507 `insufficient_storage`. Default 1 MiB.
+    public var bodyMemoryLimit: Int
+    /// Where bodies over ``bodyMemoryLimit`` are written. Default: the temporary directory.
+    public var bodySpoolDirectory: String
     /// Bytes of buffer per connection: the request line and headers must fit, with room left for the answer's
     /// header (a request that nearly fills 16 KiB got no answer at all, the JSON 414 included), and body chunks
     /// arrive in pieces of at most this size. libmicrohttpd zeroes the used part for every request, so smaller is
@@ -39,17 +61,26 @@ public struct HTTPServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
-        connectionTimeout: Int = 30, requestTimeout: Double = 60, connectionLimit: Int = 1024,
-        connectionMemoryLimit: Int = 32 * 1024, shutdownGracePeriod: Double = 10, maxURIBytes: Int = 8 * 1024,
-        maxHeaderBytes: Int = 8 * 1024, maxHeaderCount: Int = 100
+        connectionTimeout: Int = 30, requestHeadTimeout: Double = 10, requestTimeout: Double = 60,
+        minimumBodyBytesPerSecond: Int = 1024, bodyRateGracePeriod: Double = 5, connectionLimit: Int = 4096,
+        connectionsPerAddressLimit: Int = 64, connectionMemoryLimit: Int = 32 * 1024,
+        bodyMemoryLimit: Int = 1 << 20, bodySpoolDirectory: String = NSTemporaryDirectory(),
+        shutdownGracePeriod: Double = 10, maxURIBytes: Int = 8 * 1024, maxHeaderBytes: Int = 8 * 1024,
+        maxHeaderCount: Int = 100
     ) {
         self.host = host
         self.port = port
         self.threadCount = threadCount
         self.connectionTimeout = connectionTimeout
+        self.requestHeadTimeout = requestHeadTimeout
         self.requestTimeout = requestTimeout
+        self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
+        self.bodyRateGracePeriod = bodyRateGracePeriod
         self.connectionLimit = connectionLimit
+        self.connectionsPerAddressLimit = connectionsPerAddressLimit
         self.connectionMemoryLimit = connectionMemoryLimit
+        self.bodyMemoryLimit = bodyMemoryLimit
+        self.bodySpoolDirectory = bodySpoolDirectory
         self.shutdownGracePeriod = shutdownGracePeriod
         self.maxURIBytes = maxURIBytes
         self.maxHeaderBytes = maxHeaderBytes

@@ -41,4 +41,5 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")
     public static let notImplemented = HTTPStatus(code: 501, reasonPhrase: "Not Implemented")
     public static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
+    public static let insufficientStorage = HTTPStatus(code: 507, reasonPhrase: "Insufficient Storage")
 }

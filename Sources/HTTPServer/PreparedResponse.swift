@@ -16,8 +16,11 @@ public final class PreparedResponse: Sendable {
     /// The libmicrohttpd response (`struct MHD_Response *`), made on first use; this object holds one reference.
     private let native = Mutex<UnsafeMutableRawPointer?>(nil)
 
+    /// A response of `status`, `headers` (plus `X-Content-Type-Options: nosniff` when absent) and `body`.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders, body: SharedBytes) {
         self.status = status
+        var headers = headers
+        if !headers.contains("X-Content-Type-Options") { headers.add("X-Content-Type-Options", "nosniff") }
         self.headers = headers
         self.body = body
     }

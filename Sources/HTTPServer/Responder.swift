@@ -11,3 +11,9 @@ public protocol Responder: Sendable {
     /// The response to `request`. Never throws: errors have already become error responses.
     func respond(to request: Request) async -> Response
 }
+
+/// A check of a request's head (method, path and its parameters, query, header fields; the body is empty, not yet
+/// read), for example authorization. It runs after routing and before the body's size limit and any body byte: what
+/// it throws is the answer (an ``HTTPError`` as itself, anything else as 500), sent at once; when the request
+/// announces a body the answer also closes the connection, so the body is never read.
+public typealias HeadCheck = @Sendable (Request) throws -> Void

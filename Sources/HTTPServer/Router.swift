@@ -17,8 +17,10 @@ import Foundation
 ///   `not_found`.
 /// - A thrown ``HTTPError`` → its status and JSON body; any other error → 500 `internal_error` with a generic
 ///   message (the error is recorded in the access log entry, never sent).
-/// - Every response gets `X-Request-Id: <request.id>` (except a ``PreparedResponse``, whose fields are fixed);
-///   every request gets one ``AccessLogEntry``.
+/// - Every response gets `X-Request-Id: <request.id>` (except a ``PreparedResponse``, whose fields are fixed) and
+///   `X-Content-Type-Options: nosniff` (a ``PreparedResponse`` has it from its init); every request gets one
+///   ``AccessLogEntry``.
+/// - A route's ``HeadCheck`` (authorization) runs after routing and before the body limit and the handler.
 public struct Router: Responder {
     /// The default per-route body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
@@ -32,12 +34,14 @@ public struct Router: Responder {
         let method: HTTPMethod
         let pattern: RoutePattern
         let maxBodyBytes: Int
+        let authorize: HeadCheck?
         let action: Action
 
-        init(method: HTTPMethod, pattern: RoutePattern, maxBodyBytes: Int, action: Action) {
+        init(method: HTTPMethod, pattern: RoutePattern, maxBodyBytes: Int, authorize: HeadCheck?, action: Action) {
             self.method = method
             self.pattern = pattern
             self.maxBodyBytes = maxBodyBytes
+            self.authorize = authorize
             self.action = action
         }
     }
@@ -59,56 +63,65 @@ public struct Router: Responder {
     ///     never runs: at once when `Content-Length` says so; for a chunked body, at its end (the excess is read
     ///     and dropped, up to the limit again, at least 1 MiB and at most 16 MiB; past that the connection is
     ///     closed and the access log records the 413).
+    ///   - authorize: a check of the request head (see ``HeadCheck``), run before any body byte is read.
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes,
-        _ handler: @escaping Handler
+        authorize: HeadCheck? = nil, _ handler: @escaping Handler
     ) {
         precondition(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
         routes.append(
-            Route(method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes, action: .sync(handler)))
+            Route(
+                method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes, authorize: authorize,
+                action: .sync(handler)))
     }
 
     /// Adds a route whose handler may suspend (see ``AsyncHandler``).
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes,
-        _ handler: @escaping AsyncHandler
+        authorize: HeadCheck? = nil, _ handler: @escaping AsyncHandler
     ) {
         precondition(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
         routes.append(
-            Route(method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes, action: .async(handler)))
+            Route(
+                method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes, authorize: authorize,
+                action: .async(handler)))
     }
 
-    public mutating func get(_ pattern: String, _ handler: @escaping Handler) {
-        add(.GET, pattern, maxBodyBytes: 0, handler)
+    public mutating func get(_ pattern: String, authorize: HeadCheck? = nil, _ handler: @escaping Handler) {
+        add(.GET, pattern, maxBodyBytes: 0, authorize: authorize, handler)
     }
-    public mutating func get(_ pattern: String, _ handler: @escaping AsyncHandler) {
-        add(.GET, pattern, maxBodyBytes: 0, handler)
-    }
-    public mutating func put(
-        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping Handler
-    ) {
-        add(.PUT, pattern, maxBodyBytes: maxBodyBytes, handler)
+    public mutating func get(_ pattern: String, authorize: HeadCheck? = nil, _ handler: @escaping AsyncHandler) {
+        add(.GET, pattern, maxBodyBytes: 0, authorize: authorize, handler)
     }
     public mutating func put(
-        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping AsyncHandler
+        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, authorize: HeadCheck? = nil,
+        _ handler: @escaping Handler
     ) {
-        add(.PUT, pattern, maxBodyBytes: maxBodyBytes, handler)
+        add(.PUT, pattern, maxBodyBytes: maxBodyBytes, authorize: authorize, handler)
+    }
+    public mutating func put(
+        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, authorize: HeadCheck? = nil,
+        _ handler: @escaping AsyncHandler
+    ) {
+        add(.PUT, pattern, maxBodyBytes: maxBodyBytes, authorize: authorize, handler)
     }
     public mutating func post(
-        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping Handler
+        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, authorize: HeadCheck? = nil,
+        _ handler: @escaping Handler
     ) {
-        add(.POST, pattern, maxBodyBytes: maxBodyBytes, handler)
+        add(.POST, pattern, maxBodyBytes: maxBodyBytes, authorize: authorize, handler)
     }
     public mutating func post(
-        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping AsyncHandler
+        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, authorize: HeadCheck? = nil,
+        _ handler: @escaping AsyncHandler
     ) {
-        add(.POST, pattern, maxBodyBytes: maxBodyBytes, handler)
+        add(.POST, pattern, maxBodyBytes: maxBodyBytes, authorize: authorize, handler)
     }
-    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) {
-        add(.DELETE, pattern, maxBodyBytes: 0, handler)
+    public mutating func delete(_ pattern: String, authorize: HeadCheck? = nil, _ handler: @escaping Handler) {
+        add(.DELETE, pattern, maxBodyBytes: 0, authorize: authorize, handler)
     }
-    public mutating func delete(_ pattern: String, _ handler: @escaping AsyncHandler) {
-        add(.DELETE, pattern, maxBodyBytes: 0, handler)
+    public mutating func delete(_ pattern: String, authorize: HeadCheck? = nil, _ handler: @escaping AsyncHandler) {
+        add(.DELETE, pattern, maxBodyBytes: 0, authorize: authorize, handler)
     }
 
     // MARK: - Dispatch
@@ -188,7 +201,9 @@ public struct Router: Responder {
         case .error(let error):
             response = Response.error(error)
         case .route(let route, let parameters):
-            if request.body.count > route.maxBodyBytes {
+            if let refusal = Self.refusal(route, parameters: parameters, head: request) {
+                response = Response.error(refusal)
+            } else if request.body.count > route.maxBodyBytes {
                 response = Response.error(HTTPStatusError.bodyTooLarge(limit: route.maxBodyBytes))
             } else {
                 var routed = request
@@ -206,6 +221,25 @@ public struct Router: Responder {
             start: start)
         if request.method == .HEAD { response.body = .empty }
         return response
+    }
+
+    /// What the route's ``HeadCheck`` throws for `head` (a request whose body is not read; its path parameters are
+    /// filled in), as an error to answer with; `nil` when it passes or there is none. A check that throws
+    /// something other than an ``HTTPError`` refuses with 500.
+    static func refusal(_ route: Route, parameters: [String: String], head: Request) -> HTTPStatusError? {
+        guard let authorize = route.authorize else { return nil }
+        var routed = head
+        routed.body = Data()
+        routed.parameters = parameters
+        routed.route = route.pattern.text
+        do {
+            try authorize(routed)
+            return nil
+        } catch let error as any HTTPError {
+            return HTTPStatusError(error)
+        } catch {
+            return HTTPStatusError.internalError
+        }
     }
 
     /// Runs a synchronous handler and maps its errors. Returns the response and, for a 500, the hidden error.
@@ -237,7 +271,13 @@ public struct Router: Responder {
     ) -> Response {
         var response = response
         // A prepared response's fields are fixed (the transport sends one shared object); its id is in the log.
-        if case .prepared = response.body {} else { response.headers["X-Request-Id"] = id }
+        if case .prepared = response.body {
+        } else {
+            response.headers["X-Request-Id"] = id
+            if !response.headers.contains("X-Content-Type-Options") {
+                response.headers.add("X-Content-Type-Options", "nosniff")
+            }
+        }
         accessLog.record(
             AccessLogEntry(
                 method: method, path: path, route: route, status: response.status.code,

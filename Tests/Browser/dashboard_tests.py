@@ -537,6 +537,71 @@ def hostile_strings_render_literally_and_run_nothing(ctx):
     assert_nothing_ran(ctx)
 
 
+INVISIBLE_RAW = ['\u200b', '\u202e', '\u2066', '\u2069', '\ufeff']
+
+
+@test
+def bidi_and_invisible_characters_are_isolated_and_shown(ctx):
+    ctx.open('#/runs', 'runs')
+    row = "tr.run-row[data-run-id='bidi-run']"
+    badges = ctx.js("return [...document.querySelectorAll(arguments[0] + ' .code-point')].map(b => b.textContent)", row)
+    check('U+200B' in badges and 'U+202E' in badges, 'branch and commit badges in the runs list: %r' % badges)
+    ctx.open('#/runs/bidi-run?status=failed', 'run')
+    title = ctx.js('return document.title')
+    check('ma<U+200B>in' in title and '\u200b' not in title, 'document title spells the invisible character: %r' % title)
+    card = '.failure-card'
+    equal(ctx.js("return [...document.querySelectorAll(arguments[0] + ' .test-name .code-point')].map(b => b.textContent)",
+                 card), ['U+202E'], 'badge in the test name')
+    equal(ctx.js("return [...document.querySelectorAll(arguments[0] + ' .message .code-point')].map(b => b.textContent)",
+                 card), ['U+2066', 'U+2069', 'U+FEFF'], 'badges in the message')
+    # Every badge sits in an isolated field, and no raw invisible character is left on the page.
+    check(ctx.js("return [...document.querySelectorAll('.code-point')].every(b => b.closest('bdi'))"),
+          'badges inside <bdi>')
+    text = ctx.js('return document.body.innerText')
+    check(not any(c in text for c in INVISIBLE_RAW), 'raw invisible characters shown: %r' %
+          [c for c in INVISIBLE_RAW if c in text])
+    direction = ctx.js("return getComputedStyle(document.querySelector(arguments[0] + ' .test-name bdi')).unicodeBidi",
+                       card)
+    equal(direction, 'isolate', 'the test name is isolated')
+    ctx.shot('10-bidi-run.png')
+
+
+@test
+def ci_build_links_accept_only_http_urls_and_plain_same_origin_paths(ctx):
+    ctx.open('#/runs', 'runs')
+    # Each case: (href as stored, what the link check returns). The refused paths are the browser
+    # normalisations that take a same-origin-looking path off-site (checked below).
+    cases = [
+        ('/\\evil.example/x', None), ('\\/evil.example/x', None), ('/\t/evil.example/x', None),
+        ('/\n/evil.example/x', None), ('/\r/evil.example/x', None), (' //evil.example/x', None),
+        ('//evil.example/x', None), ('/x//evil.example', None), ('/%09/evil.example', '/%09/evil.example'),
+        ('javascript:alert(1)', None), ('JaVaScRiPt:alert(1)', None), ('data:text/html,x', None),
+        ('builds/7', None), ('http://ci.example/builds/7', 'http://ci.example/builds/7'),
+        ('https://ci.example/b?x=1', 'https://ci.example/b?x=1'), ('/ci/builds/7', '/ci/builds/7'),
+        ('#/runs/x', '#/runs/x'),
+    ]
+    answers = ctx.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; const cases = arguments[0];"
+        "import('/js/dom.js').then((m) => done(cases.map((c) => m.safeHref(c))));", [c for c, _ in cases])
+    for (href, expected), answer in zip(cases, answers):
+        equal(answer, expected, 'safeHref(%r)' % href)
+    # The refused same-origin-looking paths really do leave the origin in this browser.
+    origins = ctx.js("return arguments[0].map((c) => new URL(c, location.href).origin)",
+                     ['/\\evil.example/x', '\\/evil.example/x', '/\t/evil.example/x', '/\n/evil.example/x'])
+    equal(origins, ['http://evil.example'] * 4, 'browser normalisations')
+    ctx.open('#/runs/bidi-run', 'run')
+    links = ctx.js("return [...document.querySelectorAll('#view a[href]')].map((a) => a.href)")
+    check(not any('evil.example' in link for link in links), 'off-site CI link made: %r' % links)
+
+
+@test
+def malformed_fragment_shows_the_not_found_view(ctx):
+    state = ctx.open('#/runs/%E0%A4%A', 'notfound')
+    equal(state, 'error', 'view state')
+    text = ctx.driver.find_element(By.ID, 'view').text
+    check('Not found' in text, 'not-found text: %r' % text)
+
+
 def assert_nothing_ran(ctx):
     equal(alert_text(ctx.driver), None, 'alert dialog')
     equal(ctx.js('return window.__alerts || []'), [], 'alert() calls')
@@ -570,6 +635,7 @@ def dashboard_is_served_with_a_strict_content_security_policy(ctx):
 def seed_api_runs(api):
     seed.seed_flaky_runs(api)
     seed.seed_hostile_run(api)
+    seed.seed_untrusted_text_run(api)
     png = seed.small_png()
     sha = api.put_png(png)
     seed.seed_large_run(api, LARGE_RUN, LARGE_COUNT, screenshot=(sha, len(png), 393, 852))

@@ -112,6 +112,34 @@ def seed_hostile_run(api, run_id='hostile-run'):
     return run_id
 
 
+# Text that misleads without any markup: a zero-width space makes 'ma<ZWSP>in' look like 'main', a right-to-left
+# override shows 'found 001' reversed, isolates reorder the neighbouring fields. And a CI link that browsers
+# read as protocol-relative ('/\\evil.example/x' becomes http://evil.example/x).
+UNTRUSTED_BRANCH = 'ma\u200bin'
+UNTRUSTED_COMMIT = '\u202ecafe0123'
+UNTRUSTED_NAME = 'testFound\u202e001'
+UNTRUSTED_MESSAGE = 'found \u2066100\u2069 items \ufeff'
+OFF_SITE_CI_URL = '/\\evil.example/x'
+
+
+def seed_untrusted_text_run(api, run_id='bidi-run'):
+    """A run whose branch, commit, test name and message hold invisible and bidi control characters, and
+    whose CI build URL is an off-site path in disguise. Returns the run id."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    api.put_run({'id': run_id, 'project': 'demo', 'branch': UNTRUSTED_BRANCH, 'commit': UNTRUSTED_COMMIT,
+                 'device': 'iPhone 15', 'osVersion': 'iOS 17.5 (simulated)', 'source': 'junit',
+                 'ciProvider': 'sneaky', 'ciBuildURL': OFF_SITE_CI_URL,
+                 'startedAt': iso(now - datetime.timedelta(minutes=2))})
+    api.post_results(run_id, [
+        {'suite': 'BidiTests', 'name': UNTRUSTED_NAME, 'attempt': 1, 'status': 'failed', 'duration': 0.5,
+         'startedAt': iso(now - datetime.timedelta(seconds=90)),
+         'failures': [{'message': UNTRUSTED_MESSAGE, 'page': 'ItemPage', 'isError': False,
+                       'location': {'file': '/src/BidiTests.swift', 'line': 3}}]},
+    ])
+    api.finish(run_id, iso(now - datetime.timedelta(seconds=60)))
+    return run_id
+
+
 PAGES = ['LoginPage', 'CatalogPage', 'ItemPage', 'SettingsPage', 'CartPage', 'CheckoutPage', 'ProfilePage',
          'SearchPage', 'OrdersPage', 'MessagePage']
 

@@ -65,6 +65,43 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try run(["runs", "--status", "green", "--data", data.path]).status, 64)
     }
 
+    /// Bidi controls and invisible characters in test-controlled text are shown as `<U+…>` in `runs` and
+    /// `flaky`: a zero-width space cannot make `ma\u{200B}in` pass for `main`, nor U+202E reverse a commit.
+    func testRunsAndFlakyShowInvisibleAndBidiCharacters() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let store = try FailscopeStore(directory: data)
+        try store.putRun(
+            Run(
+                id: "bidi", project: "Shop\u{2066}x\u{2069}", branch: "ma\u{200B}in", commit: "\u{202E}cafe",
+                device: "iPhone\u{FEFF} 15", startedAt: Date().addingTimeInterval(-3_600)))
+        try store.addResults(
+            ResultBatch(results: [
+                TestResult(
+                    suite: "ItemTests", name: "testFound\u{202E}001", attempt: 1, status: .failed,
+                    failures: [Failure(message: "Timed out", page: "ItemPage")]),
+                TestResult(suite: "ItemTests", name: "testFound\u{202E}001", attempt: 2, status: .passed),
+            ]), toRun: "bidi")
+        store.close()
+
+        let runs = try run(["runs", "--data", data.path])
+        XCTAssertEqual(runs.status, 0, runs.error)
+        XCTAssertTrue(runs.output.contains("ma<U+200B>in"), runs.output)
+        XCTAssertTrue(runs.output.contains("<U+202E>cafe"), runs.output)
+        XCTAssertTrue(runs.output.contains("Shop<U+2066>x<U+2069>"), runs.output)
+        let flaky = try run(["flaky", "--data", data.path, "--all-branches"])
+        XCTAssertEqual(flaky.status, 0, flaky.error)
+        XCTAssertTrue(flaky.output.contains("ItemTests.testFound<U+202E>001"), flaky.output)
+        XCTAssertTrue(flaky.output.contains("ma<U+200B>in"), flaky.output)
+        let pages = try run(["flaky", "--data", data.path, "--pages", "--all-branches"])
+        XCTAssertTrue(pages.output.contains("iPhone<U+FEFF> 15"), pages.output)
+        for output in [runs.output, flaky.output, pages.output] {
+            XCTAssertFalse(
+                output.unicodeScalars.contains { [0x200B, 0x202E, 0x2066, 0x2069, 0xFEFF].contains($0.value) },
+                "a raw invisible character reached the terminal")
+        }
+    }
+
     func testFlakyTableAcrossBranchesAndJSONOnADataFolder() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -134,6 +171,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(stray.status, 64)
         XCTAssertTrue(stray.error.hasPrefix("Error: unexpected argument '\(data.path)'"), stray.error)
         XCTAssertTrue(stray.error.contains("USAGE: failscope gc"), stray.error)
+        let cap = try run(["serve", "--connections-per-address", "-1", "--data", data.path])
+        XCTAssertEqual(cap.status, 64)
+        XCTAssertTrue(cap.error.hasPrefix("Error: --connections-per-address must be"), cap.error)
         for command in [["migrate", "extra"], ["runs", "extra"], ["version", "extra"], ["upload", "--url", "http://127.0.0.1:9", "x"]] {
             let result = try run(command)
             XCTAssertEqual(result.status, 64, "\(command): \(result.error)")

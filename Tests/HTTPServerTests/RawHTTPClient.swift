@@ -103,6 +103,20 @@ final class RawHTTPClient {
         return recv(fd, &byte, 1, 0) == 0
     }
 
+    /// Whether the server closed the connection within `seconds` (end of stream or reset). A byte that arrives
+    /// instead is kept for ``readReply(forHead:)``.
+    func isClosed(within seconds: Double) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(seconds * 1000)) > 0 else { return false }
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+        if n > 0 {
+            buffer.append(byte)
+            return false
+        }
+        return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = recv(fd, &chunk, chunk.count, 0)

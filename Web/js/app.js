@@ -46,6 +46,13 @@ async function show() {
     match = candidate[0].exec(path);
     if (match) { entry = candidate; break; }
   }
+  // A malformed escape in the fragment (`#/runs/%E0%A4%A`) cannot name anything: the not-found view.
+  let params = [];
+  try {
+    params = match ? match.slice(1).map((part) => decodeURIComponent(part)) : [];
+  } catch {
+    entry = null;
+  }
   const [, name, render] = entry || [null, 'notfound', null];
   document.body.dataset.view = name;
   for (const link of document.querySelectorAll('[data-nav]')) {
@@ -59,7 +66,7 @@ async function show() {
   replaceChildren(root, loadingState('…'));
   const context = {
     root,
-    params: match ? match.slice(1).map((part) => decodeURIComponent(part)) : [],
+    params,
     query,
     signal: controller.signal,
     /** Rewrites the URL's query without re-rendering (filters a view applies itself). */
@@ -72,7 +79,7 @@ async function show() {
     },
   };
   try {
-    if (!render) throw Object.assign(new Error('There is no view at ' + path + '.'), { status: 404 });
+    if (!render) throw Object.assign(new Error('There is no view at this address.'), { status: 404 });
     await render(context);
     if (controller.signal.aborted) return;
     root.dataset.state = 'ready';

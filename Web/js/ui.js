@@ -59,7 +59,7 @@ export function emptyState(title, detail, ...extra) {
 export function errorState(error, retry) {
   const box = h('div', { class: 'state state-error', role: 'alert', dataset: { state: 'error' } },
     h('div', { class: 'state-icon', attrs: { 'aria-hidden': 'true' }, text: '!' }),
-    h('h3', { text: error instanceof APIError && error.status === 404 ? 'Not found' : 'Could not load this view' }),
+    h('h3', { text: error && error.status === 404 ? 'Not found' : 'Could not load this view' }),
     h('p', { text: error.message || String(error) }),
     error instanceof APIError && error.code ? h('p', { class: 'muted mono', text: 'code: ' + error.code }) : null);
   if (error instanceof APIError && (error.status === 401 || error.status === 403)) {

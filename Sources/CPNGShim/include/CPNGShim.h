@@ -65,6 +65,13 @@ int fs_png_decode_rgba(const uint8_t *data, size_t size, uint32_t max_width, uin
                        uint64_t max_pixels, uint8_t **out_pixels, uint32_t *out_width, uint32_t *out_height,
                        char *message, size_t message_capacity);
 
+/// Reads a whole PNG as fs_png_decode_rgba does (every chunk CRC, the whole zlib stream, every row of every
+/// interlace pass) with the same limits, but keeps one row at a time: memory is one stored row (at most
+/// `max_width * 8` bytes) plus libpng's and zlib's state, whatever the image's size. Sets the dimensions from the
+/// header (also when the image is too large).
+int fs_png_verify(const uint8_t *data, size_t size, uint32_t max_width, uint32_t max_height, uint64_t max_pixels,
+                  uint32_t *out_width, uint32_t *out_height, char *message, size_t message_capacity);
+
 /// Frees a buffer returned by fs_png_encode or fs_png_decode_rgba.
 void fs_png_free(void *buffer);
 

@@ -40,8 +40,8 @@ public struct PNGImage: Hashable, Sendable {
 /// Reads PNGs through libpng, within limits: for tests, and for the service to validate uploads.
 ///
 /// `header(of:)` checks only the signature and the header chunk (a few dozen bytes, no libpng);
-/// `validate(_:)` adds the size limits; `decode(_:)` decodes every pixel, which also verifies the
-/// chunk CRCs and the zlib stream of the image data. Any colour type and bit depth decodes to RGBA8.
+/// `validate(_:)` adds the size limits; `verify(_:)` reads every row, which also verifies the chunk CRCs and
+/// the zlib stream of the image data, keeping one row in memory; `decode(_:)` also keeps every pixel. Any colour type and bit depth decodes to RGBA8.
 public struct PNGDecoder: Sendable {
     /// Largest width and height accepted, in pixels.
     public var maxDimension: Int
@@ -111,6 +111,31 @@ public struct PNGDecoder: Sendable {
         if header.width * header.height > maxPixelCount {
             throw .tooLarge(width: header.width, height: header.height, limit: "\(maxPixelCount) pixels")
         }
+        return header
+    }
+
+    /// Checks the whole PNG as ``decode(_:)`` does (chunk CRCs, the zlib stream, every row) without keeping the
+    /// image: memory stays at one row (at most `maxDimension × 8` bytes) whatever the image's size, so a
+    /// service can verify uploads that declare 25 million pixels without holding 100 MB each.
+    /// - Returns: the header.
+    /// - Throws: what ``decode(_:)`` throws, except `.outOfMemory` for the image.
+    public func verify(_ data: Data) throws(PNGError) -> PNGHeader {
+        let header = try validate(data)
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let limitSide = UInt32(min(maxDimension, Int(UInt32.max)))
+        let code = data.withUnsafeBytes { raw in
+            message.withUnsafeMutableBufferPointer { text in
+                fs_png_verify(
+                    raw.bindMemory(to: UInt8.self).baseAddress, raw.count, limitSide, limitSide,
+                    UInt64(maxPixelCount), &width, &height, text.baseAddress, text.count)
+            }
+        }
+        if code == Int32(FS_PNG_TOO_LARGE) {
+            throw .tooLarge(width: Int(width), height: Int(height), limit: "\(maxPixelCount) pixels")
+        }
+        guard code == Int32(FS_PNG_OK) else { throw PNGError(code: code, message: message) }
         return header
     }
 

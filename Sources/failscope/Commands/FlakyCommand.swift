@@ -114,9 +114,9 @@ enum FlakyTable {
         return formatter.string(from: date)
     }
 
-    /// Pads or cuts `text` to `width` characters (control characters shown as '?': test text is untrusted).
+    /// Pads or cuts `text` to `width` characters, escaped by `RunsCommand.clean` (test text is untrusted).
     static func cell(_ text: String, _ width: Int, right: Bool = false) -> String {
-        var clean = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+        var clean = RunsCommand.clean(text)
         if clean.count > width { clean = String(clean.prefix(width - 1)) + "…" }
         let padding = String(repeating: " ", count: width - clean.count)
         return right ? padding + clean : clean + padding
@@ -134,8 +134,9 @@ enum FlakyTable {
         var lines: [String] = []
         let title = report.page.map { "Flaky tests on \($0)\(report.suite.map { " (\($0))" } ?? "")" } ?? "Flaky tests"
         lines.append(
-            "\(title): \(report.flaky.count), \(scope(report.since, days: report.days, project: report.project, branch: report.branch, device: report.device))"
-        )
+            RunsCommand.clean(
+                "\(title): \(report.flaky.count), \(scope(report.since, days: report.days, project: report.project, branch: report.branch, device: report.device))"
+            ))
         if !report.flaky.isEmpty {
             lines.append("")
             // Across branches, the branch gets its own column (a suffix on the name was cut off with it).
@@ -161,7 +162,8 @@ enum FlakyTable {
             for test in report.broken {
                 lines.append(
                     "  " + cell("\(test.suite).\(test.name)", 44) + " on \(cell(String(test.commit.prefix(12)), 12)) "
-                        + "\(test.failCount) failing" + (report.branch == nil ? " @\(test.branch)" : ""))
+                        + "\(test.failCount) failing"
+                        + (report.branch == nil ? " @\(RunsCommand.clean(test.branch))" : ""))
             }
         }
         return lines.joined(separator: "\n")
@@ -169,7 +171,9 @@ enum FlakyTable {
 
     static func pages(_ list: FlakyPageList, _ query: FailscopeStore.FlakyQuery) -> String {
         var lines = [
-            "Pages by flaky failures: \(scope(list.since, days: query.days, project: query.project, branch: query.branch, device: query.device))",
+            RunsCommand.clean(
+                "Pages by flaky failures: \(scope(list.since, days: query.days, project: query.project, branch: query.branch, device: query.device))"
+            ),
             "",
             cell("PAGE", 32) + " " + cell("FLAKY", 6, right: true) + " " + cell("SCORE", 6, right: true) + " "
                 + cell("FAILS", 6, right: true) + " " + cell("RESULTS", 8, right: true) + "  " + cell("LAST FLAKY", 16)
@@ -182,8 +186,9 @@ enum FlakyTable {
                     + cell(String(page.flakyFailureCount), 6, right: true) + " "
                     + cell(String(page.failureCount), 6, right: true) + " " + cell(String(page.resultCount), 8, right: true)
                     + "  " + cell(day(page.lastFlakyFailureAt), 16) + "  "
-                    + page.devices.map { "\($0.device.isEmpty ? "(none)" : $0.device) \($0.failureCount)" }
-                    .joined(separator: ", "))
+                    + RunsCommand.clean(
+                        page.devices.map { "\($0.device.isEmpty ? "(none)" : $0.device) \($0.failureCount)" }
+                            .joined(separator: ", ")))
         }
         return lines.joined(separator: "\n")
     }

@@ -131,7 +131,35 @@ enum RunsCommand: Command {
         return lines.joined(separator: "\n")
     }
 
+    /// `text` made safe and honest on a terminal: every control character (C0, DEL, C1) becomes `?`, so no
+    /// escape sequence reaches the terminal; every invisible or reordering character (format characters such as
+    /// the bidi overrides and isolates U+202A-202E and U+2066-2069, zero-width U+200B-200D, U+FEFF; line and
+    /// paragraph separators; blank fillers) is shown as `<U+202E>`, so `ma\u{200B}in` cannot pass for `main`
+    /// nor a reversed commit for another. The dashboard's text nodes (Web/js/dom.js) show the same set as badges.
+    /// The one escaping of test-controlled text for the CLI.
     static func clean(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) })
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "?"
+            } else if isInvisible(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static let invisibleExtras: Set<UInt32> = [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0]
+
+    /// Whether `scalar` is invisible or reorders its neighbours (see ``clean(_:)``).
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator: return true
+        default: return invisibleExtras.contains(scalar.value)
+        }
     }
 }

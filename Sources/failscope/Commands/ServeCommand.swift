@@ -1,5 +1,6 @@
 import FailscopeService
 import Foundation
+import HTTPServer
 
 /// `failscope serve`: runs the HTTP API, the artifact files and the dashboard over one data folder.
 enum ServeCommand: Command {
@@ -8,6 +9,7 @@ enum ServeCommand: Command {
     static let usage = """
         USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--upload-token <token>]...
                                [--read-token <token>] [--web <dir>] [--threads <n>] [--retention-days <n>]
+                               [--connections-per-address <n>]
 
         OPTIONS:
           --host <host>           Address to listen on. (default: 127.0.0.1; env FAILSCOPE_HOST)
@@ -19,6 +21,10 @@ enum ServeCommand: Command {
           --web <dir>             The dashboard folder. (default: Web/ beside the binary, in ../share/failscope,
                                   or in the source checkout; env FAILSCOPE_WEB)
           --threads <n>           HTTP worker threads. (default: 4)
+          --connections-per-address <n>
+                                  Most simultaneous connections from one IP address; 0 for no cap (behind a
+                                  proxy, every client has its address). (default: \(HTTPServerConfiguration().connectionsPerAddressLimit);
+                                  env FAILSCOPE_CONNECTIONS_PER_ADDRESS)
           --retention-days <n>    Delete runs older than n days at start and then daily, like
                                   'failscope gc' without VACUUM. (default: keep everything;
                                   env FAILSCOPE_RETENTION_DAYS)
@@ -44,6 +50,16 @@ enum ServeCommand: Command {
             arguments.option("read-token") ?? environment["FAILSCOPE_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let webOption = arguments.option("web") ?? environment["FAILSCOPE_WEB"]
         let threads = try arguments.integer("threads", default: 4, in: 1...64)
+        let perAddressText =
+            arguments.option("connections-per-address") ?? environment["FAILSCOPE_CONNECTIONS_PER_ADDRESS"]
+        var connectionsPerAddress: Int?
+        if let perAddressText {
+            guard let cap = Int(perAddressText), (0...100_000).contains(cap) else {
+                throw UsageError(
+                    "--connections-per-address must be a whole number in 0...100000, got \"\(perAddressText)\"")
+            }
+            connectionsPerAddress = cap
+        }
         let retentionText = arguments.option("retention-days") ?? environment["FAILSCOPE_RETENTION_DAYS"]
         var retentionDays: Int?
         if let retentionText {
@@ -64,6 +80,7 @@ enum ServeCommand: Command {
         do {
             server = try FailscopeServer(
                 dataDirectory: data, host: host, port: port, threadCount: threads,
+                connectionsPerAddress: connectionsPerAddress,
                 configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
             )
         } catch {
@@ -76,6 +93,11 @@ enum ServeCommand: Command {
         printError(
             "failscope serve: data \(data.standardizedFileURL.path), dashboard \(web?.path ?? "(none)")"
         )
+        if server.application.store.isStorageFull {
+            printError(
+                "failscope serve: the disk holding \(data.standardizedFileURL.path) is full: uploads are refused "
+                    + "(507 insufficient_storage) until space is freed; reads work")
+        }
         let sweep = retentionDays.map { days in
             server.startRetentionSweep(keepDays: days) { printError("failscope serve: \($0)") }
         }

@@ -46,7 +46,8 @@ enum UploadCommand: Command {
                 + (report.crashedTests > 0 ? "; \(report.crashedTests) test(s) of crashed processes sent as errors" : "")
                 + (report.foldersOfRunningProcesses > 0
                     ? "; \(report.foldersOfRunningProcesses) folder(s) left to test processes still running" : ""))
-        for problem in report.problems { printError("  \(problem)") }
+        // Problems quote the service's error messages and the spool's names: untrusted text on a terminal.
+        for problem in report.problems { printError("  \(RunsCommand.clean(problem))") }
         if report.remainingFiles == 0 && report.problems.isEmpty { return 0 }
         return report.results + report.artifactsSent + report.finishedRuns > 0 ? 2 : 1
     }

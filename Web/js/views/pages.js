@@ -2,7 +2,7 @@
 // The flaky numbers come from the flaky-tests API (issue 7); until the server has it, the view
 // says "no data yet" instead of guessing. Fields are read tolerantly so the view lights up when
 // the API lands: pages[].flakyTestCount / flakyFailureCount / devices, GET /api/v1/flaky?page=.
-import { h, replaceChildren, route, seg } from '../dom.js';
+import { h, replaceChildren, route, seg, isolatedText } from '../dom.js';
 import { api, apiPaths } from '../api.js';
 import { count, dateTime, fileLine, percent, relative, shortCommit } from '../format.js';
 import { emptyState, heading, section } from '../ui.js';
@@ -123,7 +123,7 @@ export async function renderPage({ root, params: [page], query, signal }) {
   const filters = { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || '14' };
   const [list, paths] = await Promise.all([api.pages(filters, { signal }), apiPaths()]);
   const suite = query.get('suite') || null;
-  document.title = page + ' · Failscope';
+  document.title = isolatedText(page) + ' · Failscope';
   const facts = (list.pages || []).map(pageFacts).find((p) => p.page === page && (!suite || p.suite === suite)) || null;
   const nodes = [heading([['Pages', route('/pages', filters)]], page, h('span', { class: 'muted', text: (suite ? suite + ' · ' : '') + 'last ' + filters.days + ' days' }))];
   if (facts) {

@@ -1,7 +1,7 @@
 // One result: the failure screenshot with the failing element outlined from its recorded frame, the
 // element tree beside it (search; hovering a node outlines its element), failure location and call
 // site, the page trail, and the last passing screenshot of the same page when there is one.
-import { h, replaceChildren, route, seg, debounce } from '../dom.js';
+import { h, replaceChildren, route, seg, debounce, isolatedText } from '../dom.js';
 import { api, cachedRun, getArtifactJSON } from '../api.js';
 import { STATUS_LABEL, dateTime, duration, fileLine, plural, qualifiedAction, shortCommit, testTitle } from '../format.js';
 import { emptyState, fact, heading, section, statusBadge } from '../ui.js';
@@ -18,7 +18,7 @@ export async function renderResult({ root, params: [resultId], signal }) {
   const detail = await api.result(resultId, { signal });
   const { result, run: runSummary } = detail;
   const run = runSummary.run;
-  document.title = result.name + ' · Failscope';
+  document.title = isolatedText(result.name) + ' · Failscope';
   const screenshot = (detail.artifacts || []).find((a) => a.kind === 'screenshot');
   const treeArtifact = (detail.artifacts || []).find((a) => a.kind === 'element_tree' && a.available);
   const tree = treeArtifact ? await getArtifactJSON(treeArtifact.url, { signal }) : null;

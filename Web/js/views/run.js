@@ -1,7 +1,7 @@
 // One run: summary, failures grouped by page then call site (with test, action, message and a
 // screenshot thumbnail), the other results collapsed; status filter and free-text search in the URL.
 // Large runs stay smooth: failure cards and collapsed rows are rendered a page at a time.
-import { h, replaceChildren, route, seg, safeHref, debounce } from '../dom.js';
+import { h, replaceChildren, route, seg, safeHref, debounce, textNode, isolatedText } from '../dom.js';
 import { api } from '../api.js';
 import { STATUS_LABEL, count, dateTime, duration, fileLine, isFailing, passRate, plural, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
 import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
@@ -24,7 +24,7 @@ export async function renderRun({ root, params: [runId], query, signal, replaceQ
   const detail = await api.run(runId, { signal });
   performance.mark('failscope:data', { detail: { view: 'run' } });
   const { run, status, counts } = detail.summary;
-  document.title = run.project + (run.branch ? ' · ' + run.branch : '') + ' · Failscope';
+  document.title = isolatedText(run.project) + (run.branch ? ' · ' + isolatedText(run.branch) : '') + ' · Failscope';
 
   // Flatten once; each entry keeps its page and call site, and a lazily built search text.
   const entries = [];
@@ -228,7 +228,7 @@ function actionLoader() {
       running++;
       api.result(id).then((detail) => {
         const failure = (detail.failures || [])[0];
-        if (failure && failure.action) node.textContent = qualifiedAction(failure.page || page, failure.action);
+        if (failure && failure.action) node.replaceChildren(textNode(qualifiedAction(failure.page || page, failure.action)));
       }).catch(() => { /* the action is a nicety; the card stays as it is */ }).finally(() => { running--; pump(); });
     }
   };

@@ -1,5 +1,5 @@
 // A test's history: status timeline, durations chart, the page of each failure, results across runs.
-import { h, replaceChildren, route, seg } from '../dom.js';
+import { h, replaceChildren, route, seg, isolatedText } from '../dom.js';
 import { api } from '../api.js';
 import { STATUS_LABEL, count, dateTime, duration, isFailing, fileLine, percent, relative, shortCommit } from '../format.js';
 import { emptyState, errorState, heading, section, statusBadge } from '../ui.js';
@@ -14,7 +14,7 @@ export async function renderTest({ root, params: [testId], signal }) {
   let cursor = history.nextCursor;
 
   const title = test.name + (test.arguments ? ' (' + test.arguments + ')' : '');
-  document.title = title + ' · history · Failscope';
+  document.title = isolatedText(title) + ' · history · Failscope';
   const header = heading([['Runs', route('/runs', { project: test.project })]], title,
     h('span', { class: 'muted', text: test.suite + ' · ' + test.project }));
   const body = h('div', { class: 'history-body' });
