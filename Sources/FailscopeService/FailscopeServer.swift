@@ -27,6 +27,12 @@ public final class FailscopeServer: Sendable {
         let application = FailscopeApplication.build(configuration, store: store)
         var transport = HTTPServerConfiguration(host: host, port: port, threadCount: threadCount)
         if let connectionsPerAddress { transport.connectionsPerAddressLimit = connectionsPerAddress }
+        // Large request bodies wait in the data folder, on the disk the store uses (a tmpfs /tmp would hold
+        // them in memory); their files are unlinked at once, so nothing is left behind.
+        let incoming = dataDirectory.appendingPathComponent("incoming")
+        if (try? FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)) != nil {
+            transport.bodySpoolDirectory = incoming.path
+        }
         do {
             http = try HTTPServer(router: application.router, configuration: transport)
         } catch {

@@ -145,6 +145,34 @@ final class PNGCodecTests: XCTestCase {
         XCTAssertGreaterThan(rejected, 300, "CRCs catch nearly every flipped byte")
     }
 
+    /// `verify` reads every row as `decode` does, keeping one: it accepts and refuses exactly the same bytes.
+    func testVerifyAgreesWithDecodeWithoutKeepingTheImage() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        for name in ["gray-1bit.png", "palette-trns.png", "gray-16bit.png", "rgba.png"] {
+            let data = try Data(contentsOf: fixtures.appendingPathComponent(name))
+            let header = try PNGDecoder().verify(data)
+            let image = try PNGDecoder().decode(data)
+            XCTAssertEqual([header.width, header.height], [image.width, image.height], name)
+        }
+        let png = try PNGEncoder().encode(sampleCanvas(width: 40, height: 30))
+        XCTAssertThrowsError(try PNGDecoder().verify(png.prefix(png.count / 2))) {
+            XCTAssertEqual($0 as? PNGError, .truncated)
+        }
+        XCTAssertThrowsError(try PNGDecoder(maxPixelCount: 1000).verify(png)) { error in
+            guard case .tooLarge(40, 30, _) = error as? PNGError else { return XCTFail("got \(error)") }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<300 {
+            var damaged = png
+            let position = round < png.count ? round : Int.random(in: 0..<png.count, using: &generator)
+            damaged[position] ^= UInt8.random(in: 1...255, using: &generator)
+            let decoder = PNGDecoder(maxDimension: 1000, maxPixelCount: 100_000)
+            let decoded = (try? decoder.decode(damaged)) != nil
+            let verified = (try? decoder.verify(damaged)) != nil
+            XCTAssertEqual(verified, decoded, "byte \(position) damaged")
+        }
+    }
+
     func testRejectsInsaneDimensionsBeforeDecoding() throws {
         // A valid header claiming 100000×100000 pixels (would be 40 GB decoded), no image data.
         var png = Data(PNGDecoder.signature)
