@@ -23,7 +23,8 @@ struct Destination: Hashable, Sendable {
     mutating func set(property: String, value: String) {
         let value = value.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !value.isEmpty else { return }
-        let key = String(property.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+        let key = String(
+            property.lowercased().unicodeScalars.filter { $0 != "_" && ReportIdentity.isIdentifierScalar($0) })
         switch key {
         case "device", "devicename", "destination", "destinationname", "rundestination", "simulator",
             "simulatorname":
@@ -303,7 +304,7 @@ struct JUnitExecutions {
             base = base[..<open]
         }
         return !base.isEmpty
-            && base.unicodeScalars.allSatisfy { $0 == "_" || $0 == "$" || CharacterSet.alphanumerics.contains($0) }
+            && base.unicodeScalars.allSatisfy { $0 == "$" || ReportIdentity.isIdentifierScalar($0) }
     }
 
     private static func describe(_ key: ImportedTest.Identity) -> String {

@@ -499,7 +499,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
     static func moduleName(ofBundle bundle: String) -> String {
         var name = String(
             bundle.unicodeScalars.map {
-                $0 == "_" || CharacterSet.alphanumerics.contains($0) ? Character($0) : "_"
+                ReportIdentity.isIdentifierScalar($0) ? Character($0) : "_"
             })
         if name.first?.isNumber == true { name = "_" + name }
         return name

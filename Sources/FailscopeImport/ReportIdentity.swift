@@ -23,7 +23,7 @@ public enum ReportIdentity {
     public static func name(_ name: String) -> String {
         guard name.hasSuffix("()"), name.hasPrefix("test") else { return name }
         let base = name.dropLast(2)
-        guard base.unicodeScalars.allSatisfy({ $0 == "_" || CharacterSet.alphanumerics.contains($0) }) else {
+        guard base.unicodeScalars.allSatisfy(isIdentifierScalar) else {
             return name
         }
         return String(base)
@@ -38,10 +38,20 @@ public enum ReportIdentity {
         guard !labels.isEmpty,
             labels.allSatisfy({ label in
                 !label.isEmpty
-                    && label.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
+                    && label.unicodeScalars.allSatisfy(isIdentifierScalar)
             })
         else { return nil }
         return labels
+    }
+
+    /// A letter, digit or `_`: what a Swift identifier (and a JUnit writer's method name) is made of. ASCII is
+    /// decided without Unicode tables (this runs for every test case of a report).
+    static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F: true
+        case 0..<0x80: false
+        default: scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        }
     }
 
     /// Whether `name` names a function that takes parameters, so that its results are parameterized cases.
