@@ -1,12 +1,14 @@
+import FailscopeReporter
 import Foundation
 import SimulatedUI
 import XCTest
 
 /// The base of a UI test case class: chooses the device, skips phone-only or tablet-only classes
-/// on the wrong idiom, launches a fresh app for each test and routes the simulated screen's
-/// failures to `XCTFail` at the test's line.
+/// on the wrong idiom, launches a fresh app for each test, routes the simulated screen's failures to
+/// `XCTFail` at the test's line, and registers the simulated screen's capture with the Failscope
+/// reporter (a failing test's screen as PNG; the device becomes the run's).
 ///
-/// Subclasses override `makeApp(on:)` to create and configure their app (launch arguments and
+/// Subclasses must override `makeApp(on:)` to create and configure their app (launch arguments and
 /// environment); the base launches it. The device comes from `FAILSCOPE_DEVICE` (default iPhone 15);
 /// an unknown name fails the test with the list of known devices.
 open class UITestCase: XCTestCase {
@@ -40,9 +42,8 @@ open class UITestCase: XCTestCase {
         app.launchForTesting()
     }
 
-    /// Skips the test with `reason`, noted on the page trail for reporters.
+    /// Skips the test with `reason` (the reporter records it as the skip's reason).
     public func skip(_ reason: String) throws {
-        PageTrail.shared.noteSkip(reason)
         throw XCTSkip(reason)
     }
 

@@ -1,3 +1,4 @@
+import FailscopeReporter
 import Foundation
 import PageObjects
 import SimulatedUI
