@@ -28,8 +28,10 @@ let package = Package(
         .target(name: "SimulatedUI"),
         .target(
             name: "ScreenRaster",
-            dependencies: ["SimulatedUI", "CPNGShim", "CFreeType"]
+            dependencies: ["SimulatedUI", "CPNGShim", "CFreeType", "CRasterKernels"]
         ),
+        // Canvas's per-pixel loops: C stays fast in a debug build without unsafe optimization flags.
+        .target(name: "CRasterKernels"),
         // libpng's setjmp error path in C, so libpng errors come back to ScreenRaster as codes.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // Release benchmark of render + encode (scripts/bench/raster.sh).
