@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make check-adoption (part of make test): Failscope adopted the way a project adopts it.
 #
-# 1. The reporter's product links the model and the client only (from `swift package describe`).
+# 1. The reporter's product links the model and the client only (from `swift package describe`), and
+#    the README's snippets marked `// From Samples/…` are that file's code, as written.
 # 2. A tagged local clone of this checkout (its working tree, committed as tag 0.1.0) is the
 #    dependency of a copy of Samples/ShopUITests through `.package(url: "file://…", from: "0.1.0")`:
 #    SwiftPM refuses unsafe build flags in a library product of such a dependency, so this build
@@ -37,6 +38,24 @@ allowed = {"FailscopeClient", "FailscopeModel", "CCrypto"}
 if not linked <= allowed:
     sys.exit("FailscopeReporter links " + ", ".join(sorted(linked - allowed)) + ": it must link the model and the client only")
 ' || fail "the reporter product drags in more than the model and the client"
+
+echo "==> check-adoption: the README's snippets are the sample's code" >&2
+python3 - <<'PY' || fail "a README snippet marked '// From Samples/…' is not in that file as written"
+import re, sys
+readme = open("README.md").read()
+problems, count = [], 0
+for block in re.findall(r"```swift\n(.*?)```", readme, re.S):
+    first, _, body = block.partition("\n")
+    match = re.match(r"// From (Samples/\S+)", first)
+    if not match:
+        continue
+    count += 1
+    if body not in open(match.group(1)).read():
+        problems.append(f"README.md: the snippet from {match.group(1)} differs from the file:\n{body}")
+if count == 0:
+    problems.append("README.md: no snippet marked '// From Samples/…'")
+sys.exit("\n".join(problems) or None)
+PY
 
 echo "==> check-adoption: a tagged clone (0.1.0) of this working tree" >&2
 clone="$work/failscope"

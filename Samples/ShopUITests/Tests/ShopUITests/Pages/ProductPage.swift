@@ -4,8 +4,8 @@ import SimulatedUI
 
 /// A product's page: name, price, Add to Basket and the basket summary.
 final class ProductPage: BasePage, Page {
-    private var name: SimulatedElement { app.staticTexts[ShopID.Product.name] }
-    private var price: SimulatedElement { app.staticTexts[ShopID.Product.price] }
+    private var nameLabel: SimulatedElement { app.staticTexts[ShopID.Product.name] }
+    private var priceLabel: SimulatedElement { app.staticTexts[ShopID.Product.price] }
     private var addButton: SimulatedElement { app.buttons[ShopID.Product.add] }
     private var basket: SimulatedElement { app.staticTexts[ShopID.Product.basket] }
     private var backButton: SimulatedElement { app.navigationBars.buttons[ShopID.Products.screen] }
@@ -17,13 +17,9 @@ final class ProductPage: BasePage, Page {
     }
 
     @discardableResult
-    func verifyProduct(
-        _ productName: String, price productPrice: String, file: StaticString = #filePath, line: UInt = #line
-    )
-        -> Self
-    {
-        assertLabel(of: name, equals: productName, file: file, line: line)
-        assertLabel(of: price, equals: productPrice, file: file, line: line)
+    func verifyProduct(_ title: String, price: String, file: StaticString = #filePath, line: UInt = #line) -> Self {
+        assertLabel(of: nameLabel, equals: title, file: file, line: line)
+        assertLabel(of: priceLabel, equals: price, file: file, line: line)
         return self
     }
 
