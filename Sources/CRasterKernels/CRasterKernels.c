@@ -31,8 +31,23 @@ static inline long pixel_coordinate(double value) {
     return (long)max_d(-10000000.0, min_d(10000000.0, value));
 }
 
+/// Stores the 4-byte pixel `word` into `count` pixels: one store, then copies that double the filled
+/// part (libc's memcpy is fast even when this file is built without optimization).
+static void fill_pixels(uint8_t *p, size_t count, const uint8_t word[4]) {
+    if (count == 0) return;
+    memcpy(p, word, 4);
+    size_t done = 1;
+    while (done < count) {
+        size_t chunk = done < count - done ? done : count - done;
+        memcpy(p + done * 4, p, chunk * 4);
+        done += chunk;
+    }
+}
+
 void fs_raster_fill_words(uint32_t *pixels, size_t count, uint32_t word) {
-    for (size_t i = 0; i < count; i++) pixels[i] = word;
+    uint8_t bytes[4];
+    memcpy(bytes, &word, 4);
+    fill_pixels((uint8_t *)pixels, count, bytes);
 }
 
 void fs_raster_blend_span(uint8_t *pixels, size_t offset, size_t count, fs_raster_color color, uint8_t coverage) {
@@ -44,9 +59,7 @@ void fs_raster_blend_span(uint8_t *pixels, size_t offset, size_t count, fs_raste
     if (ia == 0) {
         // Opaque: whole pixels (memory order R, G, B, A).
         uint8_t bytes[4] = {(uint8_t)div255(sr), (uint8_t)div255(sg), (uint8_t)div255(sb), 255};
-        uint32_t word;
-        memcpy(&word, bytes, 4);
-        for (size_t i = 0; i < count; i++) memcpy(p + i * 4, &word, 4);
+        fill_pixels(p, count, bytes);
         return;
     }
     for (uint8_t *end = p + count * 4; p < end; p += 4) {
