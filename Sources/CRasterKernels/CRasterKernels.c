@@ -2,31 +2,32 @@
 //
 // min and max take their arguments in the order Swift's `min(_:_:)` and `max(_:_:)` compare them, and
 // every expression keeps Swift's order of operations, so the pixels match the Swift loops they replace.
+// The small helpers are always inlined: clang inlines those even at -O0, which a debug build uses.
 #include "CRasterKernels.h"
 
 #include <math.h>
 #include <string.h>
 
-static inline double min_d(double a, double b) { return b < a ? b : a; }
-static inline double max_d(double a, double b) { return b >= a ? b : a; }
-static inline long min_l(long a, long b) { return b < a ? b : a; }
-static inline long max_l(long a, long b) { return b >= a ? b : a; }
+static inline __attribute__((always_inline)) double min_d(double a, double b) { return b < a ? b : a; }
+static inline __attribute__((always_inline)) double max_d(double a, double b) { return b >= a ? b : a; }
+static inline __attribute__((always_inline)) long min_l(long a, long b) { return b < a ? b : a; }
+static inline __attribute__((always_inline)) long max_l(long a, long b) { return b >= a ? b : a; }
 
 /// `x / 255` rounded, for 0 <= x <= 255 * 255.
-static inline long div255(long x) {
+static inline __attribute__((always_inline)) long div255(long x) {
     long t = x + 128;
     return (t + (t >> 8)) >> 8;
 }
 
 /// Coverage in 0...1 (anything else clamped; NaN gives 0) as a byte.
-static inline uint8_t coverage_byte(double coverage) {
+static inline __attribute__((always_inline)) uint8_t coverage_byte(double coverage) {
     if (!(coverage > 0)) return 0;
     if (coverage >= 1) return 255;
     return (uint8_t)(coverage * 255 + 0.5);
 }
 
 /// A pixel coordinate from a computed one: NaN becomes 0, values are clamped to +-10,000,000.
-static inline long pixel_coordinate(double value) {
+static inline __attribute__((always_inline)) long pixel_coordinate(double value) {
     if (isnan(value)) return 0;
     return (long)max_d(-10000000.0, min_d(10000000.0, value));
 }
@@ -48,6 +49,17 @@ void fs_raster_fill_words(uint32_t *pixels, size_t count, uint32_t word) {
     uint8_t bytes[4];
     memcpy(bytes, &word, 4);
     fill_pixels((uint8_t *)pixels, count, bytes);
+}
+
+/// Source-over blend of `color` at `coverage`/255 onto the one pixel at `p`.
+static inline __attribute__((always_inline)) void blend_pixel(uint8_t *p, fs_raster_color color, uint8_t coverage) {
+    long sa = div255((long)color.alpha * coverage);
+    if (sa == 0) return;
+    long ia = 255 - sa;
+    p[0] = (uint8_t)div255((long)color.red * sa + p[0] * ia);
+    p[1] = (uint8_t)div255((long)color.green * sa + p[1] * ia);
+    p[2] = (uint8_t)div255((long)color.blue * sa + p[2] * ia);
+    p[3] = (uint8_t)div255(sa * 255 + p[3] * ia);
 }
 
 void fs_raster_blend_span(uint8_t *pixels, size_t offset, size_t count, fs_raster_color color, uint8_t coverage) {
@@ -76,7 +88,8 @@ void fs_raster_fill_box(uint8_t *pixels, long canvas_width, fs_raster_box box, f
     }
 }
 
-double fs_raster_rounded_rect_coverage(fs_raster_rounded_rect s, double x, double y) {
+/// Coverage (unclamped: <= 0 outside, >= 1 inside) of the pixel centred at (x, y) by `s`.
+static inline __attribute__((always_inline)) double rounded_rect_coverage(fs_raster_rounded_rect s, double x, double y) {
     if (s.max_x <= s.min_x || s.max_y <= s.min_y) return 0;
     double straight = min_d(min_d(x - s.min_x, s.max_x - x), min_d(y - s.min_y, s.max_y - y)) + 0.5;
     if (!(s.radius > 0)) return straight;
@@ -118,8 +131,8 @@ void fs_raster_fill_rounded_rect(
                 px = solid_end;
                 continue;
             }
-            uint8_t c = coverage_byte(fs_raster_rounded_rect_coverage(s, (double)px + 0.5, cy));
-            if (c > 0) fs_raster_blend_span(pixels, (size_t)(row + px * 4), 1, color, c);
+            uint8_t c = coverage_byte(rounded_rect_coverage(s, (double)px + 0.5, cy));
+            if (c > 0) blend_pixel(pixels + (row + px * 4), color, c);
             px += 1;
         }
     }
@@ -139,9 +152,9 @@ void fs_raster_stroke_rounded_rect(
                 continue;
             }
             double cx = (double)px + 0.5;
-            double inside = inner_is_empty ? 0 : max_d(0, min_d(1, fs_raster_rounded_rect_coverage(inner, cx, cy)));
-            uint8_t c = coverage_byte(min_d(1, fs_raster_rounded_rect_coverage(outer, cx, cy)) - inside);
-            if (c > 0) fs_raster_blend_span(pixels, (size_t)((py * canvas_width + px) * 4), 1, color, c);
+            double inside = inner_is_empty ? 0 : max_d(0, min_d(1, rounded_rect_coverage(inner, cx, cy)));
+            uint8_t c = coverage_byte(min_d(1, rounded_rect_coverage(outer, cx, cy)) - inside);
+            if (c > 0) blend_pixel(pixels + ((py * canvas_width + px) * 4), color, c);
             px += 1;
         }
     }
@@ -161,7 +174,7 @@ void fs_raster_stroke_line(
             double ox = cx - (sx + t * dx);
             double oy = cy - (sy + t * dy);
             uint8_t c = coverage_byte(half_width - sqrt(ox * ox + oy * oy) + 0.5);
-            if (c > 0) fs_raster_blend_span(pixels, (size_t)((py * canvas_width + px) * 4), 1, color, c);
+            if (c > 0) blend_pixel(pixels + ((py * canvas_width + px) * 4), color, c);
         }
     }
 }
@@ -178,7 +191,7 @@ void fs_raster_fill_convex_polygon(
                 inside = min_d(inside, (cx - edges[i].ax) * edges[i].nx + (cy - edges[i].ay) * edges[i].ny);
             }
             uint8_t c = coverage_byte(inside + 0.5);
-            if (c > 0) fs_raster_blend_span(pixels, (size_t)((py * canvas_width + px) * 4), 1, color, c);
+            if (c > 0) blend_pixel(pixels + ((py * canvas_width + px) * 4), color, c);
         }
     }
 }
@@ -190,7 +203,7 @@ void fs_raster_blend_mask(
         const uint8_t *mask_row = mask + (py - mask_y) * row_bytes;
         for (long px = box.x0; px < box.x1; px++) {
             uint8_t c = mask_row[px - mask_x];
-            if (c > 0) fs_raster_blend_span(pixels, (size_t)((py * canvas_width + px) * 4), 1, color, c);
+            if (c > 0) blend_pixel(pixels + ((py * canvas_width + px) * 4), color, c);
         }
     }
 }

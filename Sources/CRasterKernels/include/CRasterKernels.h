@@ -45,9 +45,6 @@ void fs_raster_blend_span(uint8_t *pixels, size_t offset, size_t count, fs_raste
 /// Blends `color` over every pixel of `box`.
 void fs_raster_fill_box(uint8_t *pixels, long canvas_width, fs_raster_box box, fs_raster_color color);
 
-/// Coverage (unclamped: <= 0 outside, >= 1 inside) of the pixel centred at (x, y) by `shape`.
-double fs_raster_rounded_rect_coverage(fs_raster_rounded_rect shape, double x, double y);
-
 /// Fills `shape` over the pixels of `box`, anti-aliased.
 void fs_raster_fill_rounded_rect(
     uint8_t *pixels, long canvas_width, fs_raster_box box, fs_raster_rounded_rect shape, fs_raster_color color);
