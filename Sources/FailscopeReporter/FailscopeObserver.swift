@@ -43,13 +43,15 @@ public final class FailscopeObserver: NSObject, XCTestObservation, @unchecked Se
         guard let test = lock.withLock({ current }) else { return }
         lock.withLock { current = nil }
         let run = testCase.testRun
+        // Failures come before the skip: swift-corelibs-xctest also marks a test skipped when its
+        // setUp throws (it skips the test body), though the test failed.
         let status: TestStatus
-        if run?.hasBeenSkipped == true {
-            status = .skipped
-        } else if (run?.unexpectedExceptionCount ?? 0) > 0 || test.failures.contains(where: \.isError) {
+        if (run?.unexpectedExceptionCount ?? 0) > 0 || test.failures.contains(where: \.isError) {
             status = .error
         } else if (run?.failureCount ?? 0) > 0 || !test.failures.isEmpty {
             status = .failed
+        } else if run?.hasBeenSkipped == true {
+            status = .skipped
         } else {
             status = .passed
         }

@@ -17,9 +17,11 @@ open class UITestCase: XCTestCase {
     /// The simulated device of this run.
     public private(set) var device: Device = .iPhone15
 
-    /// Creates the app to test on `device`, configured but not launched.
-    open func makeApp(on device: Device) -> SimulatedApp {
-        preconditionFailure("\(type(of: self)) must override makeApp(on:) to create its app")
+    /// Creates the app to test on `device`, configured but not launched. Subclasses override it (a
+    /// non-throwing override is fine).
+    /// - Throws: `MissingAppError` unless overridden: each test of the class fails with that message.
+    open func makeApp(on device: Device) throws -> SimulatedApp {
+        throw MissingAppError(testCaseType: String(describing: type(of: self)))
     }
 
     open override func setUpWithError() throws {
@@ -38,7 +40,7 @@ open class UITestCase: XCTestCase {
         if self is TestOnTablet && device.idiom != .pad {
             try skip("Tablet-only test: the current device is \(device.name) (\(device.idiom.rawValue))")
         }
-        app = makeApp(on: device)
+        app = try makeApp(on: device)
         app.launchForTesting()
     }
 

@@ -162,6 +162,20 @@ final class ObserverRunTests: XCTestCase {
         XCTAssertEqual(reasons["testPasses"], .some(nil))
     }
 
+    func testATestWhoseSetUpThrowsIsAnErrorNotASkip() throws {
+        let output = try runProcess(
+            BuildProducts.testBinary, ["FailscopeReporterTests.ReporterFixtureSetUpTests"],
+            environment: childEnvironment([
+                "FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path, "FAILSCOPE_RUN_ID": "observer-run",
+                "FAILSCOPE_REPORTER_FIXTURES": "1",
+            ]))
+        XCTAssertNotEqual(output.status, 0, "XCTest fails the test")
+        let result = try XCTUnwrap(try spooledResults().first)
+        XCTAssertEqual(result.status, .error, "swift-corelibs-xctest marks it skipped too; it failed")
+        XCTAssertNil(result.skipReason)
+        XCTAssertEqual(result.failures.map(\.message), [#"threw error "no database at /nonexistent""#])
+    }
+
     func testSwiftTestingIssuesKeepTheirCommentOnceAndARequireItsLocation() throws {
         let output = try runProcess(
             BuildProducts.testBinary,

@@ -29,6 +29,20 @@ final class ReporterFixtureTests: XCTestCase {
     }
 }
 
+/// A suite whose setUp throws: XCTest skips the test body and fails the test.
+final class ReporterFixtureSetUpTests: XCTestCase {
+    struct NoDatabase: Error, CustomStringConvertible {
+        var description: String { "no database at /nonexistent" }
+    }
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(ReporterFixtures.enabled, "a fixture of ObserverRunTests")
+        throw NoDatabase()
+    }
+
+    func testNeedsADatabase() {}
+}
+
 /// A results-only Swift Testing suite: an expectation with a comment and a `#require` that stops the test.
 @Suite(.failscope, .enabled(if: ReporterFixtures.enabled))
 struct ReporterFixtureSwiftTests {
