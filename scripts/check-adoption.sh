@@ -85,7 +85,7 @@ text = text.replace(local, f'.package(url: "{url}", from: "0.1.0")').replace('pa
 open(path, "w").write(text)
 PY
 cd "$consumer"
-swift build --build-tests -Xswiftc -warnings-as-errors >"$work/build.log" 2>&1 || {
+swift build --build-tests --disable-dependency-cache -Xswiftc -warnings-as-errors >"$work/build.log" 2>&1 || {
     tail -40 "$work/build.log" >&2
     fail "the sample does not build against the tagged clone"
 }
