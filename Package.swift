@@ -4,14 +4,14 @@
 
 import PackageDescription
 
-/// Pixel code is ~4x slower unoptimized; the rasterizer is built with -O even in debug (root package only).
-let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
-
 let package = Package(
     name: "Failscope",
     platforms: [.macOS(.v14)],
     products: [
+        // Results only: links the model and the client, no simulator, FreeType or libpng.
         .library(name: "FailscopeReporter", targets: ["FailscopeReporter"]),
+        // The simulated screen's capture plug-in (PNG + element tree of a failing test's screen).
+        .library(name: "FailscopeSimulatedScreen", targets: ["FailscopeSimulatedScreen"]),
         .library(name: "PageObjects", targets: ["PageObjects"]),
         .library(name: "SimulatedUI", targets: ["SimulatedUI"]),
         .executable(name: "failscope", targets: ["failscope"]),
@@ -28,15 +28,17 @@ let package = Package(
         .target(name: "SimulatedUI"),
         .target(
             name: "ScreenRaster",
-            dependencies: ["SimulatedUI", "CPNGShim", "CFreeType"],
-            swiftSettings: optimizedInDebug
+            dependencies: ["SimulatedUI", "CPNGShim", "CFreeType", "CRasterKernels"]
         ),
+        // Canvas's per-pixel loops: C stays fast in a debug build without unsafe optimization flags.
+        .target(name: "CRasterKernels"),
         // libpng's setjmp error path in C, so libpng errors come back to ScreenRaster as codes.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // Release benchmark of render + encode (scripts/bench/raster.sh).
         .executableTarget(
             name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"]),
-        .target(name: "PageObjects", dependencies: ["SimulatedUI"]),
+        // UITestCase registers the simulated screen's capture; BasePage writes the reporter's page trail.
+        .target(name: "PageObjects", dependencies: ["SimulatedUI", "FailscopeReporter", "FailscopeSimulatedScreen"]),
 
         // The sample app and its single source of accessibility identifiers.
         .target(name: "DemoAccessibility"),
@@ -48,11 +50,20 @@ let package = Package(
         .target(name: "FailscopeClient", dependencies: ["FailscopeModel"]),
         .target(
             name: "FailscopeReporter",
-            dependencies: ["FailscopeClient", "FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"],
+            dependencies: ["FailscopeClient", "FailscopeModel"],
             swiftSettings: [.enableExperimentalFeature("SymbolLinkageMarkers")]
         ),
-        // Streams reports of any size byte by byte: optimized even in debug, like the rasterizer.
-        .target(name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"], swiftSettings: optimizedInDebug),
+        .target(
+            name: "FailscopeSimulatedScreen",
+            dependencies: ["FailscopeReporter", "FailscopeModel", "SimulatedUI", "ScreenRaster"]
+        ),
+        // Streams reports of any size byte by byte: optimized even in debug. Unsafe flags are allowed here
+        // only because no library product contains this target (SwiftPM refuses them in a library
+        // product of a versioned dependency; scripts/check-adoption.sh proves the products build).
+        .target(
+            name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
 
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
@@ -70,7 +81,10 @@ let package = Package(
         // Release benchmark of the reporter's overhead and capture cost (scripts/bench/reporter.sh).
         .executableTarget(
             name: "reporter-bench",
-            dependencies: ["FailscopeReporter", "FailscopeClient", "DemoApp", "SimulatedUI", "ScreenRaster"]
+            dependencies: [
+                "FailscopeReporter", "FailscopeSimulatedScreen", "FailscopeClient", "DemoApp", "SimulatedUI",
+                "ScreenRaster",
+            ]
         ),
         .executableTarget(
             name: "failscope",
@@ -84,7 +98,7 @@ let package = Package(
 
         // Tests: one target per module, plus the sample app's page objects and UI suite.
         .testTarget(name: "SimulatedUITests", dependencies: ["SimulatedUI"]),
-        .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI"]),
+        .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI", "FailscopeReporter"]),
         .testTarget(
             name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"],
             exclude: ["References", "Fixtures"]  // PNGs read from the source tree by the tests

@@ -1,8 +1,6 @@
 import FailscopeClient
 import FailscopeModel
 import Foundation
-import PageObjects
-import SimulatedUI
 
 /// Records a run's tests into the spool, whatever runs them (the XCTest observer, the Swift
 /// Testing trait): results, failures with their page and call site, and at a test's first failure
@@ -36,7 +34,9 @@ public final class RunRecorder: @unchecked Sendable {
     /// This process's folder of the run in the spool.
     public let spoolWriter: SpoolWriter
     private let writer: ResultWriter
-    private let capture: any ScreenCapture
+    private var capture: (any ScreenCapture)?
+    /// The device the capture plug-in reported; the run has none until one does.
+    private var device: ScreenDevice?
     private let trail: PageTrail
     private let api: (any IngestAPI)?
     private let lock = NSLock()
@@ -49,7 +49,7 @@ public final class RunRecorder: @unchecked Sendable {
     private var unfinishedResults = 0
 
     public init(
-        configuration: ReporterConfiguration, capture: any ScreenCapture, api: (any IngestAPI)?,
+        configuration: ReporterConfiguration, capture: (any ScreenCapture)? = nil, api: (any IngestAPI)?,
         trail: PageTrail = .shared
     ) {
         self.configuration = configuration
@@ -57,18 +57,40 @@ public final class RunRecorder: @unchecked Sendable {
         self.spoolWriter = SpoolWriter(spool: spool, runID: configuration.runID)
         self.writer = ResultWriter(spoolWriter: spoolWriter)
         self.capture = capture
+        self.device = capture?.device
         self.api = api
         self.trail = trail
     }
 
-    /// The run as the spool and the service know it.
-    public var run: Run {
-        let device = Device.current
-        return Run(
+    /// The run as the spool and the service know it: with a device once a capture plug-in reported one.
+    public var run: Run { lock.withLock { makeRun() } }
+
+    /// The run now; the caller holds `lock`.
+    private func makeRun() -> Run {
+        Run(
             id: configuration.runID, project: configuration.project, branch: configuration.ci.branch,
-            commit: configuration.ci.commit, device: device.name, osVersion: "\(device.osVersion) (simulated)",
+            commit: configuration.ci.commit, device: device?.name, osVersion: device?.osVersion,
             ciProvider: configuration.ci.provider, ciBuildURL: configuration.ci.buildURL, ciJob: configuration.ci.job,
             source: .reporter, startedAt: startedAt)
+    }
+
+    /// Captures failing tests' screens with `capture` from now on; its device becomes the run's (the
+    /// spool's run is rewritten when the device changes). Cheap when nothing changes: a test case may
+    /// register its capture before every test.
+    public func useScreenCapture(_ capture: any ScreenCapture) {
+        let newDevice = capture.device
+        let changedRun = lock.withLock { () -> Run? in
+            self.capture = capture
+            guard let newDevice, newDevice != device else { return nil }
+            device = newDevice
+            return runWritten ? makeRun() : nil
+        }
+        guard let changedRun else { return }
+        do {
+            try spoolWriter.write(changedRun)
+        } catch {
+            note("cannot write the run's device to the spool at \(spool.directory.path): \(error)")
+        }
     }
 
     // MARK: Tests
@@ -121,6 +143,7 @@ public final class RunRecorder: @unchecked Sendable {
     }
 
     private func captureScreen(for test: ActiveTest) {
+        guard let capture = lock.withLock({ self.capture }) else { return }
         do {
             guard let screen = try capture.captureScreen() else { return }
             let png = try spoolWriter.writeArtifact(
@@ -159,7 +182,7 @@ public final class RunRecorder: @unchecked Sendable {
     private func writeRunIfNeeded() {
         guard !runWritten else { return }
         do {
-            try spoolWriter.write(run)
+            try spoolWriter.write(makeRun())
             runWritten = true
         } catch {
             problems.append("cannot write the run to the spool at \(spool.directory.path): \(error)")

@@ -1,6 +1,7 @@
 import DemoApp
 import FailscopeClient
 import FailscopeReporter
+import FailscopeSimulatedScreen
 import Foundation
 import ScreenRaster
 import SimulatedUI

@@ -4,8 +4,10 @@ import Foundation
 /// test's call site (`#filePath`/`#line` threaded through the page object) and the frame of the
 /// element the action targeted.
 ///
-/// `BasePage` writes it; the Failscope reporter reads it when a test fails ("LoginPage.tapLogin()
-/// called from LoginTests.swift:42") and resets it when a test starts. Thread-safe.
+/// A page-object base writes it (`PageObjects.BasePage` does); the recorder reads it when a test fails
+/// ("LoginPage.tapLogin() called from LoginTests.swift:42"), stores its steps with the result, and
+/// resets it when a test starts. It lives in the reporter so that any page-object library can feed it
+/// without the reporter knowing that library. Thread-safe.
 public final class PageTrail: @unchecked Sendable {
     /// One step: a page entered (`action == nil`) or a page method called.
     public struct Step: Sendable, Equatable {
@@ -34,7 +36,6 @@ public final class PageTrail: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [Step] = []
     private var failed = false
-    private var skipped: String?
 
     public init() {}
 
@@ -47,21 +48,12 @@ public final class PageTrail: @unchecked Sendable {
     /// Whether a failure has been recorded in this test (the base page stops acting after it).
     public var hasFailed: Bool { lock.withLock { failed } }
 
-    /// Why the test was skipped, when a base test case skipped it (XCTest gives observers no reason).
-    public var skipReason: String? { lock.withLock { skipped } }
-
     /// Forgets everything: a new test starts.
     public func reset() {
         lock.withLock {
             recorded = []
             failed = false
-            skipped = nil
         }
-    }
-
-    /// Records why the running test is being skipped.
-    public func noteSkip(_ reason: String) {
-        lock.withLock { skipped = reason }
     }
 
     /// Records entering `page` (not after the test's first failure: the test stopped there).
