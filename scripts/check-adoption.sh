@@ -109,9 +109,11 @@ grep -q "Failscope: 1 results (0 passed, 1 failed, 0 errors, 0 skipped), 1 scree
 python3 - "$spool" <<'PY' || fail "the spool does not hold what the sample's failure should record"
 import glob, json, os, sys
 spool = sys.argv[1]
-run = json.load(open(os.path.join(spool, "failing", "run.json")))
+writers = glob.glob(os.path.join(spool, "failing", "w-*"))  # one folder a test process (docs/spool.md)
+assert len(writers) == 1, writers
+run = json.load(open(os.path.join(writers[0], "run.json")))
 assert run["device"] == "iPhone 15" and run["osVersion"] == "iOS 17.5 (simulated)", run
-results = [r for f in glob.glob(os.path.join(spool, "failing", "results", "*.json")) for r in json.load(open(f))["results"]]
+results = [r for f in glob.glob(os.path.join(writers[0], "results", "*.json")) for r in json.load(open(f))["results"]]
 assert len(results) == 1, results
 result = results[0]
 failure = result["failures"][0]
@@ -120,7 +122,7 @@ assert failure["page"] == "ProductPage" and failure["action"] == "ProductPage.ve
 assert failure["callSite"]["file"].endswith("KnownBugTests.swift"), failure
 assert "Basket: 2 items" in failure["message"], failure
 shots = [a for a in result["artifacts"] if a["kind"] == "screenshot"]
-assert len(shots) == 1 and os.path.exists(os.path.join(spool, "failing", "artifacts", shots[0]["sha256"] + ".png")), result
+assert len(shots) == 1 and os.path.exists(os.path.join(writers[0], "artifacts", shots[0]["sha256"] + ".png")), result
 PY
 cd "$root"
 
@@ -128,11 +130,24 @@ echo "==> check-adoption: make install into a scratch prefix" >&2
 make --no-print-directory install CONFIG=debug PREFIX="$work/prefix" >"$work/install.log" 2>&1 \
     || { cat "$work/install.log" >&2; fail "make install failed"; }
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-(cd "$work" && exec "$work/prefix/bin/failscope" serve --host 127.0.0.1 --port "$port" --data "$work/data" 2>"$work/serve.log") &
+(cd "$work" && exec "$work/prefix/bin/failscope" serve --host 127.0.0.1 --port "$port" --data "$work/data" \
+    --upload-token adoption-token 2>"$work/serve.log") &
 server=$!
+trap 'kill "$server" 2>/dev/null || true; [[ "${ADOPTION_KEEP:-}" == 1 ]] || rm -rf "$work"' EXIT
 dashboard=$(curl -sf --retry 20 --retry-connrefused --retry-delay 1 "http://127.0.0.1:$port/" || true)
+[[ "$dashboard" == *"<script"* ]] || { cat "$work/serve.log" >&2; fail "the installed failscope does not serve the dashboard"; }
+
+echo "==> check-adoption: failscope test -- swift test, as the README's CI step" >&2
+(
+    cd "$consumer"
+    FAILSCOPE_DEVICE="iPhone 15" "$work/prefix/bin/failscope" test --url "http://127.0.0.1:$port" \
+        --token adoption-token --project ShopUITests --run-id ci-step --spool "$work/ci-spool" \
+        -- swift test --skip-build --skip KnownBugTests >"$work/ci-step.log" 2>&1
+) || { cat "$work/ci-step.log" >&2; fail "failscope test -- swift test failed"; }
+grep -q "Failscope: 3 results (3 passed, 0 failed, 0 errors, 0 skipped), run passed, uploaded to" "$work/ci-step.log" \
+    || { cat "$work/ci-step.log" >&2; fail "failscope test's summary line is missing or counts a test twice"; }
+[[ -z "$(ls -A "$work/ci-spool" 2>/dev/null)" ]] || fail "failscope test left files in its spool: $(ls -R "$work/ci-spool")"
 kill "$server" 2>/dev/null || true
 wait "$server" 2>/dev/null || true
-[[ "$dashboard" == *"<script"* ]] || { cat "$work/serve.log" >&2; fail "the installed failscope does not serve the dashboard"; }
 
 echo "==> check-adoption: passed in $(($(date +%s) - started)) s" >&2

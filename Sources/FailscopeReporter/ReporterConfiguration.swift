@@ -14,6 +14,7 @@ import Foundation
 /// | `FAILSCOPE_DISABLED` | `1`/`true`/`yes` turns the reporter off | off |
 /// | `FAILSCOPE_BRANCH`, `FAILSCOPE_COMMIT` | override CI/git detection | detected |
 /// | `FAILSCOPE_UPLOAD_RETRY_SECONDS` | how long the bundle end retries an unreachable service | 20 |
+/// | `FAILSCOPE_DEFER_UPLOAD` | `1`: write the spool only and print nothing (`failscope test` uploads) | off |
 public struct ReporterConfiguration: Sendable {
     public var serviceURL: URL?
     public var token: String?
@@ -24,6 +25,8 @@ public struct ReporterConfiguration: Sendable {
     public var ci: CIEnvironment
     /// Seconds the bundle end keeps retrying the upload before leaving the rest in the spool.
     public var uploadRetrySeconds: Double = 20
+    /// Whether the process leaves the upload and the summary line to the `failscope test` that started it.
+    public var defersUpload = false
 
     public init(
         serviceURL: URL?, token: String?, project: String, spoolDirectory: URL, runID: String, isDisabled: Bool = false,
@@ -56,6 +59,7 @@ public struct ReporterConfiguration: Sendable {
             project: value("FAILSCOPE_PROJECT") ?? workingDirectory.lastPathComponent,
             spoolDirectory: URL(fileURLWithPath: spool, relativeTo: workingDirectory).standardizedFileURL,
             runID: runID, isDisabled: disabled, ci: disabled ? ci : ci.fillingFromGit())
+        configuration.defersUpload = value("FAILSCOPE_DEFER_UPLOAD") == "1"
         if let seconds = value("FAILSCOPE_UPLOAD_RETRY_SECONDS").flatMap(Double.init), seconds >= 0 {
             configuration.uploadRetrySeconds = seconds
         }

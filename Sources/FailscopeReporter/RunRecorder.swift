@@ -60,6 +60,8 @@ public final class RunRecorder: @unchecked Sendable {
         self.device = capture?.device
         self.api = api
         self.trail = trail
+        let spoolWriter = self.spoolWriter
+        trail.onStepAdded { spoolWriter.pageStep($0.trailStep) }
     }
 
     /// The run as the spool and the service know it: with a device once a capture plug-in reported one.
@@ -169,9 +171,7 @@ public final class RunRecorder: @unchecked Sendable {
             suite: test.suite, name: test.name, arguments: test.arguments, attempt: test.attempt, status: status,
             skipReason: skipReason, startedAt: test.startedAt, duration: duration,
             failures: lock.withLock { test.failures },
-            trail: trail.steps.map {
-                TrailStep(page: $0.page, action: $0.action, callSite: SourceLocation(file: $0.file, line: $0.line))
-            }, artifacts: lock.withLock { test.artifacts })
+            trail: trail.steps.map(\.trailStep), artifacts: lock.withLock { test.artifacts })
         writer.append(spoolWriter.testEnded(result))
         lock.withLock {
             counts[status, default: 0] += 1
@@ -199,7 +199,7 @@ public final class RunRecorder: @unchecked Sendable {
     /// processes of the run left behind (blocking, bounded by the uploader's retry window, or one try
     /// when another process of the run found the service unreachable) and returns the summary line.
     /// Does nothing when no test finished since the last call (the XCTest bundle end and the process
-    /// exit may both call it).
+    /// exit may both call it); with `defersUpload`, only writes the spool.
     public func finish() -> String? {
         let (ran, recorded, fresh) = lock.withLock {
             defer { unfinishedResults = 0 }
@@ -212,6 +212,7 @@ public final class RunRecorder: @unchecked Sendable {
         } catch {
             note("cannot mark the run finished: \(error)")
         }
+        if configuration.defersUpload { return nil }
         var destination: String
         if let api {
             let uploader = Uploader(
