@@ -393,9 +393,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
             classname = suite
             destination.fill(from: Destination(name: device, os: os))
         }
-        let suiteName =
-            classname.isEmpty
-            ? "(no suite)" : ReportIdentity.suite(classname, hasModulePrefix: hasModulePrefix(classname, in: element))
+        let suiteName = classname.isEmpty ? "(no suite)" : suite(of: classname, in: element)
         let rawName = attributes["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed test case \(caseCount))"
         let name = ReportIdentity.name(rawName)
         arguments = arguments.map { ReportIdentity.arguments($0, function: name) }
@@ -475,6 +473,19 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
             element: caseCount, place: element.suite.place, repetition: repetition, hasArguments: arguments != nil,
             destination: destination, count: attempts.count)
     }
+
+    /// The suite a class name names (`ReportIdentity.suite`), decided once per class and suite element:
+    /// the cases of one class follow each other, and share the one string.
+    private func suite(of classname: String, in element: Case) -> String {
+        if let cached = suiteCache, cached.place == element.suite.place, cached.classname == classname {
+            return cached.suite
+        }
+        let suite = ReportIdentity.suite(classname, hasModulePrefix: hasModulePrefix(classname, in: element))
+        suiteCache = (classname, element.suite.place, suite)
+        return suite
+    }
+
+    private var suiteCache: (classname: String, place: Int, suite: String)?
 
     /// Whether the first component of `classname` is the test bundle's module, as the report shows it: a
     /// suite or the root names the bundle (`FunChatikUITests.xctest`, `Smack(10)UITests.xctest` for
