@@ -7,13 +7,15 @@ import Foundation
 
 /// Reads JUnit/xUnit XML as Xcode and Swift tooling write it, streaming, within bounded memory.
 ///
-/// Shapes (cases README §1–§3): root `<testsuites>` or `<testsuite>`, suites nested to any depth,
-/// `<testcase>` with `<failure>`, `<error>`, `<skipped>` (several in one case: error > failure > skipped),
-/// Surefire/Marathon `flakyFailure`/`flakyError` (earlier failed attempts of a test that then passed) and
-/// `rerunFailure`/`rerunError` (later failed attempts), retries as repeated `<testcase>` elements of the
-/// same identity (fastlane's `repetition` property, pytest-rerun), parameterized cases told apart by the
-/// `argument` property, the device from a `device` property or an XCTestHTMLReport class name
-/// (`LoginTests - iPhone 15 - 17.5`), `system-out`/`system-err` kept up to `outputLimit` bytes.
+/// Shapes: root `<testsuites>` or `<testsuite>`, suites nested to 256 levels (a case
+/// without `classname` belongs to its innermost suite), `<testcase>` with `<failure>`, `<error>`,
+/// `<skipped>` (several in one case: error > failure > skipped), Surefire/Marathon
+/// `flakyFailure`/`flakyError` (earlier failed attempts of a test that then passed) and
+/// `rerunFailure`/`rerunError` (later failed attempts), repeated `<testcase>` elements of one identity
+/// (retries or distinct executions: `JUnitExecutions`), parameterized cases told apart by the `argument`
+/// property, destinations from suite or case properties (`Destination`) or an XCTestHTMLReport class name
+/// (`LoginTests - iPhone 15 - 17.5`), `system-out`/`system-err` kept up to `outputLimit` bytes. Suites and
+/// names are the reporter's (`ReportIdentity`).
 ///
 /// Counts come from the elements, never from a header's `tests`/`failures` (a disagreement is a warning).
 /// A missing or unreadable `time` is an unknown duration (`nil`), never 0 and never the suite's time.

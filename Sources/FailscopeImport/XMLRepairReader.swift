@@ -2,7 +2,7 @@ import Foundation
 
 /// Streams a report's bytes to `XMLParser`, repairing what real JUnit writers get wrong.
 ///
-/// The repairs are the ones reported against real tools (cases README §5 #02–#05; swift-testing#1917,
+/// The repairs are the ones reported against real tools (swift-testing#1917,
 /// PR#1918, XCTestHTMLReport#103/#131/#186): raw control characters (XML 1.0 §2.2 forbids them, also as
 /// `&#27;`) become private-use characters that `restore(_:)` turns back; an `&` that starts no reference
 /// becomes `&amp;`; a `<` inside an attribute value, or one inside the text of a leaf element
