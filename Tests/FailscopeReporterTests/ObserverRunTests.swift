@@ -1,3 +1,4 @@
+import FailscopeClient
 import FailscopeModel
 import Foundation
 import ScreenRaster
@@ -36,8 +37,10 @@ final class ObserverRunTests: XCTestCase {
     }
 
     private func spooledRun() throws -> Run {
-        try WireCoding.decoder().decode(
-            Run.self, from: Data(contentsOf: scratch.appendingPathComponent("spool/observer-run/run.json")))
+        let writers = try Spool(directory: scratch.appendingPathComponent("spool")).pendingRuns(runID: "observer-run")
+            .flatMap(\.writers)
+        XCTAssertEqual(writers.count, 1, "one test process, one writer folder")
+        return try XCTUnwrap(writers.first?.run())
     }
 
     /// The line of `needle` in a test source of the sample suite (1-based), or of `folder`.

@@ -109,6 +109,8 @@ final class ParallelRunTests: XCTestCase {
         #else
             XCTAssertEqual(crash.message, "the test process crashed: signal 5 (SIGTRAP)")
         #endif
+        XCTAssertEqual(crash.page, "CheckoutPage", "the page trail up to the crash")
+        XCTAssertEqual(crash.callSite?.file.hasSuffix("CrashFixtureTests.swift"), true)
         let summary = try XCTUnwrap(service.runDetail("crash-run")?.summary)
         XCTAssertEqual(summary.status, .failed)
         XCTAssertEqual(summary.counts.error, 1)

@@ -34,36 +34,37 @@ final class ScreenCapturePluginTests: XCTestCase {
             api: nil, trail: PageTrail())
     }
 
-    private func spooledRun() throws -> Run {
-        try WireCoding.decoder().decode(
-            Run.self, from: Data(contentsOf: directory.appendingPathComponent("capture-run/run.json")))
+    private func spooledRun(_ recorder: RunRecorder) throws -> Run {
+        try XCTUnwrap(recorder.spoolWriter.folder.run())
     }
 
     func testWithoutACaptureARunHasNoDeviceAndAFailureNoScreenshot() throws {
         let recorder = makeRecorder()
         let test = recorder.testWillStart(suite: "ParserTests", name: "testEmpty")
         recorder.recordFailure(in: test, message: "XCTAssertEqual failed", file: "/p/ParserTests.swift", line: 12)
-        XCTAssertNil(try spooledRun().device)
+        XCTAssertNil(try spooledRun(recorder).device)
         XCTAssertNil(recorder.run.osVersion)
         XCTAssertEqual(recorder.failures(of: test).map(\.location?.line), [12])
         XCTAssertFalse(
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent("capture-run/artifacts").path))
+            FileManager.default.fileExists(
+                atPath: recorder.spoolWriter.folder.url.appendingPathComponent("artifacts").path))
     }
 
     func testARegisteredCaptureGivesTheRunItsDeviceAndTheFailureItsScreen() throws {
         let recorder = makeRecorder()
         let test = recorder.testWillStart(suite: "LoginTests", name: "testLogin")
-        XCTAssertNil(try spooledRun().device, "the run is written when the first test starts, before any capture")
+        XCTAssertNil(try spooledRun(recorder).device, "the run is written when the first test starts, before any capture")
 
         let capture = FixedCapture(device: ScreenDevice(name: "iPhone 15", osVersion: "iOS 17.5 (simulated)"))
         recorder.useScreenCapture(capture)
-        XCTAssertEqual(try spooledRun().device, "iPhone 15", "the spool's run is rewritten with the device")
-        XCTAssertEqual(try spooledRun().osVersion, "iOS 17.5 (simulated)")
+        XCTAssertEqual(try spooledRun(recorder).device, "iPhone 15", "the spool's run is rewritten with the device")
+        XCTAssertEqual(try spooledRun(recorder).osVersion, "iOS 17.5 (simulated)")
 
         recorder.recordFailure(in: test, message: "timed out", file: "/p/LoginTests.swift", line: 7)
         recorder.recordFailure(in: test, message: "again", file: "/p/LoginTests.swift", line: 8)
         XCTAssertEqual(capture.calls, 1, "the screen is captured at a test's first failure only")
-        let png = directory.appendingPathComponent("capture-run/artifacts/\(SHA256.hex(of: Data("png".utf8))).png")
+        let png = recorder.spoolWriter.folder.url.appendingPathComponent(
+            "artifacts/\(SHA256.hex(of: Data("png".utf8))).png")
         XCTAssertTrue(FileManager.default.fileExists(atPath: png.path))
 
         recorder.useScreenCapture(FixedCapture(device: nil))
