@@ -127,9 +127,10 @@ public struct Uploader: Sendable {
     /// Removes a delivered folder; in a run folder of the older layout, only the spool files in it.
     private func remove(_ folder: WriterFolder, of pending: Spool.PendingRun) {
         guard folder.url == pending.folder else { return folder.remove() }
-        for file in [folder.runFile, folder.finishFile, folder.journalFile, folder.lockFile, folder.resultsFolder,
-            folder.artifactsFolder]
-        {
+        for file in [
+            folder.runFile, folder.finishFile, folder.journalFile, folder.lockFile, folder.resultsFolder,
+            folder.artifactsFolder,
+        ] {
             try? FileManager.default.removeItem(at: file)
         }
     }

@@ -182,14 +182,15 @@ final class SpoolUploadTests: XCTestCase {
             TestResult(suite: "A", name: "testCrashes", status: .error, startedAt: Date(timeIntervalSince1970: 1_001)))
         writer?.pageStep(TrailStep(page: "LoginPage", callSite: SourceLocation(file: "LoginTests.swift", line: 7)))
         writer?.pageStep(
-            TrailStep(page: "LoginPage", action: "tapLogin()", callSite: SourceLocation(file: "LoginTests.swift", line: 8)))
+            TrailStep(
+                page: "LoginPage", action: "tapLogin()", callSite: SourceLocation(file: "LoginTests.swift", line: 8)))
         let descriptor = try XCTUnwrap(writer?.journalFileDescriptor)
         _ = Data("\nX 11\n".utf8).withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }  // the crash handler
         writer = nil  // the process ends: its lock is free
 
         let api = InMemoryIngestAPI()
         let report = await Uploader(api: api, spool: spool).upload()
-        XCTAssertEqual(report.crashedTests, 2, "the ended test and the crashed one")
+        XCTAssertEqual(report.crashedTests, 1, "the ended test is sent as it ended")
         XCTAssertEqual(report.results, 2)
         XCTAssertEqual(report.finishedRuns, 1, "a crashed process's part of the run is finished at its last write")
         XCTAssertEqual(report.remainingFiles, 0)

@@ -55,8 +55,10 @@ final class ParallelRunTests: XCTestCase {
     /// The run's results as the service lists them: "Suite.name status", sorted.
     private func storedResults(_ runID: String) throws -> [String] {
         let detail = try XCTUnwrap(service.runDetail(runID), "run \(runID) is not stored")
-        return detail.pages.flatMap(\.callSites).flatMap(\.results).map { "\($0.suite).\($0.name) \($0.status.rawValue)" }
-            .sorted()
+        return detail.pages.flatMap(\.callSites).flatMap(\.results).map {
+            "\($0.suite).\($0.name) \($0.status.rawValue)"
+        }
+        .sorted()
     }
 
     func testManyProcessesOfOneRunStoreEveryResultExactlyOnce() throws {

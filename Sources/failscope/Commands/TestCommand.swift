@@ -79,7 +79,8 @@ enum TestCommand: Command {
         var notes: [String] = []
         if recordsEvents {
             do {
-                let added = try recordSwiftTesting(from: events, runID: runID, project: project, spool: spool, at: started)
+                let added = try recordSwiftTesting(
+                    from: events, runID: runID, project: project, spool: spool, at: started)
                 if added > 0 {
                     notes.append("\(added) Swift Testing result(s) recorded from the event stream")
                 }
@@ -96,7 +97,9 @@ enum TestCommand: Command {
         }
         let api = APIClient(baseURL: url, token: token)
         let report = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(runID: runID)
-        if report.crashedTests > 0 { notes.append("\(report.crashedTests) test(s) of crashed processes recorded as errors") }
+        if report.crashedTests > 0 {
+            notes.append("\(report.crashedTests) test(s) of crashed processes recorded as errors")
+        }
         var line: String
         if let detail = try? await api.get(RunDetail.self, "api/v1/runs/\(runID)") {
             let counts = detail.summary.counts
@@ -141,7 +144,8 @@ enum TestCommand: Command {
             throw CommandError("cannot run \(command[0]): \(error.localizedDescription)")
         }
         process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     /// Writes the Swift Testing results of the event stream at `events` that the reporter's trait did

@@ -1,0 +1,78 @@
+import FailscopeModel
+import Foundation
+import XCTest
+
+/// `failscope test -- <command>` against a live service: one run for every process of the command,
+/// the upload at the end, the summary line and the command's exit status.
+final class TestCommandTests: XCTestCase {
+    private var scratch: URL!
+    private var service: ServiceProcess!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("test-command-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        service = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("data"))
+    }
+
+    override func tearDown() {
+        service.stop()
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    private func failscopeTest(_ runID: String, _ command: [String], extra: [String: String] = [:]) throws
+        -> ProcessOutput
+    {
+        try runProcess(
+            BuildProducts.failscope,
+            [
+                "test", "--url", service.url.absoluteString, "--token", service.token, "--project", "cli",
+                "--run-id", runID, "--spool", scratch.appendingPathComponent("spool").path, "--",
+            ] + command, environment: childEnvironment(["FAILSCOPE_DEVICE": "iPhone 15"].merging(extra) { $1 }))
+    }
+
+    func testEveryProcessOfTheCommandIsOneRunUploadedAtTheEndWithTheCommandsStatus() throws {
+        // Two test processes at once, as `swift test --parallel` starts them.
+        let binary = BuildProducts.testBinary.path
+        let output = try failscopeTest(
+            "cli-run",
+            ["/bin/sh", "-c", "'\(binary)' DemoUITests.LoginTests & '\(binary)' DemoUITests.ItemTests; wait"],
+            extra: ["DEMO_FAULTS": "cart-quantity-bug"])
+        XCTAssertEqual(output.status, 0, "the shell's status (it waits without passing the failure on)")
+        XCTAssertFalse(output.standardError.contains("Failscope: 5 results"), "the test processes print no summary")
+        XCTAssertTrue(
+            output.standardError.contains(
+                "Failscope: 8 results (7 passed, 1 failed, 0 errors, 0 skipped), run failed, uploaded to "
+                    + "\(service.url.absoluteString)/#/runs/cli-run"), output.standardError)
+        let summary = try XCTUnwrap(service.runDetail("cli-run")?.summary)
+        XCTAssertEqual(summary.run.project, "cli")
+        XCTAssertEqual(summary.counts.total, 8)
+        XCTAssertTrue(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("spool").path).isEmpty)
+    }
+
+    func testTheCommandsFailureAndCrashAreItsExitStatus() throws {
+        let failing = try failscopeTest(
+            "failing", [BuildProducts.testBinary.path, "DemoUITests.ItemTests"],
+            extra: ["DEMO_FAULTS": "cart-quantity-bug"])
+        XCTAssertEqual(failing.status, 1, failing.standardError)
+        XCTAssertTrue(failing.standardError.contains("(2 passed, 1 failed, 0 errors, 0 skipped), run failed"))
+
+        let crashed = try failscopeTest(
+            "crashed", [BuildProducts.testBinary.path, "FailscopeReporterTests.CrashFixtureTests"],
+            extra: [CrashFixtureTests.switchVariable: "1"])
+        #if arch(x86_64)
+            XCTAssertEqual(crashed.status, 128 + SIGILL, crashed.standardError)
+        #endif
+        XCTAssertTrue(
+            crashed.standardError.contains("Failscope: 2 results (1 passed, 0 failed, 1 errors, 0 skipped)"),
+            crashed.standardError)
+        XCTAssertTrue(crashed.standardError.contains("1 test(s) of crashed processes recorded as errors"))
+    }
+
+    func testWithoutACommandItIsAUsageError() throws {
+        let output = try runProcess(
+            BuildProducts.failscope, ["test", "--url", service.url.absoluteString], environment: childEnvironment([:]))
+        XCTAssertEqual(output.status, 64)
+        XCTAssertTrue(output.standardError.contains("Error: the test command is missing"), output.standardError)
+    }
+}
