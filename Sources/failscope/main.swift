@@ -9,6 +9,7 @@ let commands: [any Command.Type] = [
     TestCommand.self,
     UploadCommand.self,
     ImportCommand.self,
+    ExportCommand.self,
     FlakyCommand.self,
     VersionCommand.self,
 ]

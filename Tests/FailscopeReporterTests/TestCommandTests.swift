@@ -56,6 +56,19 @@ final class TestCommandTests: XCTestCase {
             extra: ["DEMO_FAULTS": "cart-quantity-bug"])
         XCTAssertEqual(failing.status, 1, failing.standardError)
         XCTAssertTrue(failing.standardError.contains("(2 passed, 1 failed, 0 errors, 0 skipped), run failed"))
+        // The run as JUnit XML for a CI's test tab, read back by the importer to the same tests.
+        let junit = scratch.appendingPathComponent("failing.xml")
+        let export = try runProcess(
+            BuildProducts.failscope,
+            ["export", "--run", "failing", "--url", service.url.absoluteString, "--output", junit.path],
+            environment: childEnvironment([:]))
+        XCTAssertEqual(export.status, 0, export.standardError)
+        let reimport = try runProcess(
+            BuildProducts.failscope, ["import", "--dry-run", "--project", "cli", junit.path],
+            environment: childEnvironment([:]))
+        XCTAssertTrue(
+            reimport.standardOutput.contains("(junit): 3 tests, 1 failure, 0 skipped, 0 flaky, 0 warnings"),
+            reimport.standardOutput + reimport.standardError)
 
         let crashed = try failscopeTest(
             "crashed", [BuildProducts.testBinary.path, "FailscopeReporterTests.CrashFixtureTests"],
