@@ -58,8 +58,9 @@ let package = Package(
             dependencies: ["FailscopeReporter", "FailscopeModel", "SimulatedUI", "ScreenRaster"]
         ),
         // Streams reports of any size byte by byte: optimized even in debug. Unsafe flags are allowed here
-        // only because no library product contains this target (SwiftPM refuses them in a library
-        // product of a versioned dependency; scripts/check-adoption.sh proves the products build).
+        // only because no library product contains this target: SwiftPM refuses them in the library
+        // products of a versioned dependency (scripts/check-adoption.sh proves those build), not in
+        // its executables.
         .target(
             name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]

@@ -8,7 +8,9 @@
 #    SwiftPM refuses unsafe build flags in a library product of such a dependency, so this build
 #    proves the products can be used as a versioned dependency.
 # 3. The sample's suite runs: the passing tests pass, and the test that fails on purpose
-#    (KnownBugTests) fails with its page, action, call site and a screenshot in the spool.
+#    (KnownBugTests) fails with its page, action, call site and a screenshot in the spool. A package
+#    whose tests depend on FailscopeReporter alone builds no simulator module, links no libpng or
+#    FreeType, and records its run without a device.
 # 4. `make install` into a scratch prefix gives a `failscope` that serves the dashboard.
 #
 # Settings: ADOPTION_KEEP=1 keeps the scratch folder (printed) for inspection.
@@ -124,6 +126,48 @@ assert "Basket: 2 items" in failure["message"], failure
 shots = [a for a in result["artifacts"] if a["kind"] == "screenshot"]
 assert len(shots) == 1 and os.path.exists(os.path.join(writers[0], "artifacts", shots[0]["sha256"] + ".png")), result
 PY
+
+echo "==> check-adoption: a results-only suite links no simulator, FreeType or libpng" >&2
+library="$work/ResultsOnly"
+mkdir -p "$library/Tests/ParserTests"
+cat >"$library/Package.swift" <<SWIFT
+// swift-tools-version:6.0
+import PackageDescription
+let package = Package(
+    name: "ResultsOnly",
+    dependencies: [.package(url: "file://$clone", from: "0.1.0")],
+    targets: [
+        .testTarget(name: "ParserTests", dependencies: [.product(name: "FailscopeReporter", package: "failscope")])
+    ]
+)
+SWIFT
+cat >"$library/Tests/ParserTests/ParserTests.swift" <<'SWIFT'
+import XCTest
+
+final class ParserTests: XCTestCase {
+    func testSplitsOnCommas() {
+        XCTAssertEqual("a,b".split(separator: ","), ["a", "b"])
+    }
+}
+SWIFT
+cd "$library"
+# The test product alone: `--build-tests` would build every target of the dependency too.
+swift build --product ResultsOnlyPackageTests --disable-dependency-cache -Xswiftc -warnings-as-errors \
+    >"$work/library-build.log" 2>&1 || {
+    tail -40 "$work/library-build.log" >&2
+    fail "a package depending on FailscopeReporter alone does not build"
+}
+for module in SimulatedUI ScreenRaster PageObjects FailscopeSimulatedScreen; do
+    ! compgen -G ".build/debug/$module.build/*.o" >/dev/null || fail "depending on FailscopeReporter compiled $module"
+done
+needed=$(readelf -d .build/debug/ResultsOnlyPackageTests.xctest | grep NEEDED || true)
+[[ "$needed" != *libpng* && "$needed" != *libfreetype* ]] || fail "the results-only test binary links: $needed"
+FAILSCOPE_SPOOL="$spool" FAILSCOPE_RUN_ID=library swift test --skip-build >"$work/library.log" 2>&1 \
+    || { cat "$work/library.log" >&2; fail "the results-only suite failed"; }
+grep -q "Failscope: 1 results (1 passed, 0 failed, 0 errors, 0 skipped)" "$work/library.log" \
+    || { cat "$work/library.log" >&2; fail "the results-only suite's summary line is missing"; }
+python3 -c 'import json, sys; sys.exit("device" in json.load(open(sys.argv[1])))' "$spool/library/run.json" \
+    || fail "a results-only run has a device"
 cd "$root"
 
 echo "==> check-adoption: make install into a scratch prefix" >&2
