@@ -153,8 +153,13 @@ public struct Uploader: Sendable {
     {
         let runID = pending.runID
         // The earliest start any process of the run reported (the service keeps the earliest anyway).
+        // and the device a process reported (one whose tests launched no app saw none).
         let reported = (folders + pending.writers).compactMap { try? $0.run() }
-        if let run = reported.min(by: { $0.startedAt < $1.startedAt }) {
+        if var run = reported.min(by: { $0.startedAt < $1.startedAt }) {
+            if run.device == nil, let withDevice = reported.first(where: { $0.device != nil }) {
+                run.device = withDevice.device
+                run.osVersion = withDevice.osVersion
+            }
             try await retrying(until: deadline) { try await api.putRun(run) }
         }
         for folder in folders {

@@ -139,7 +139,8 @@ final class SpoolUploadTests: XCTestCase {
     func testEveryProcessOfARunWritesItsOwnFolderAndTheRunStartsAtTheEarliestStart() async throws {
         let first = SpoolWriter(spool: spool, runID: "parallel")
         let second = SpoolWriter(spool: spool, runID: "parallel")
-        try first.write(Run(id: "parallel", project: "demo", startedAt: Date(timeIntervalSince1970: 2_000)))
+        try first.write(
+            Run(id: "parallel", project: "demo", device: "iPhone 15", startedAt: Date(timeIntervalSince1970: 2_000)))
         try second.write(Run(id: "parallel", project: "demo", startedAt: Date(timeIntervalSince1970: 1_000)))
         try first.write([TestResult(suite: "A", name: "testOne", status: .passed)])
         try second.write([TestResult(suite: "B", name: "testTwo", status: .failed)])
@@ -156,6 +157,7 @@ final class SpoolUploadTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: second.folder.resultsFolderPath))
         XCTAssertEqual(
             api.runs["parallel"]?.startedAt, Date(timeIntervalSince1970: 1_000), "the earliest start any process wrote")
+        XCTAssertEqual(api.runs["parallel"]?.device, "iPhone 15", "and the device one of them saw")
 
         // The second still writes (its folder was never removed), then delivers.
         try second.write([TestResult(suite: "B", name: "testThree", status: .passed)])
