@@ -224,3 +224,35 @@ def seed_flaky_runs(api, commit='f1a4e0c0ffee5eed0000000000000000000000aa'):
         api.finish(run_id, iso(started + datetime.timedelta(seconds=12)))
         ids.append(run_id)
     return ids
+
+
+UNIT_COMMIT = '0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c'
+
+
+def seed_unit_test_run(api, run_id='unit-run'):
+    """A reporter run of unit tests (no page, no call site, no screenshot, no device): a failure and a
+    thrown error with their failure locations, a failure that passed on retry, a pass and a skip with a
+    reason. Returns the run id."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    started = now - datetime.timedelta(minutes=3)
+    api.put_run({'id': run_id, 'project': 'demo', 'branch': 'main', 'commit': UNIT_COMMIT, 'source': 'reporter',
+                 'startedAt': iso(started)})
+    at = lambda seconds: iso(started + datetime.timedelta(seconds=seconds))
+    math = '/ci/Tests/MathTests/MathTests.swift'
+    parser = '/ci/Tests/ParserTests/ParserTests.swift'
+    api.post_results(run_id, [
+        {'suite': 'MathTests', 'name': 'testAddition', 'attempt': 1, 'status': 'passed', 'duration': 0.002, 'startedAt': at(1)},
+        {'suite': 'MathTests', 'name': 'testDivision', 'attempt': 1, 'status': 'failed', 'duration': 0.004, 'startedAt': at(2),
+         'failures': [{'message': 'XCTAssertEqual failed: ("0.33") is not equal to ("0.3333")',
+                       'location': {'file': math, 'line': 27}, 'isError': False}]},
+        {'suite': 'ParserTests', 'name': 'testEmptyInput', 'attempt': 1, 'status': 'error', 'duration': 0.001, 'startedAt': at(3),
+         'failures': [{'message': 'caught error: "ParseError.unexpectedEnd"', 'location': {'file': parser, 'line': 14},
+                       'isError': True}]},
+        {'suite': 'ParserTests', 'name': 'testNestedLists', 'attempt': 1, 'status': 'failed', 'duration': 0.01, 'startedAt': at(4),
+         'failures': [{'message': 'XCTAssertTrue failed', 'location': {'file': parser, 'line': 41}, 'isError': False}]},
+        {'suite': 'ParserTests', 'name': 'testNestedLists', 'attempt': 2, 'status': 'passed', 'duration': 0.01, 'startedAt': at(5)},
+        {'suite': 'ParserTests', 'name': 'testUnicode', 'attempt': 1, 'status': 'skipped', 'duration': 0, 'startedAt': at(6),
+         'skipReason': 'needs ICU data'},
+    ])
+    api.finish(run_id, at(8))
+    return run_id
