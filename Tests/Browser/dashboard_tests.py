@@ -670,6 +670,16 @@ def test_history_says_whether_the_test_is_flaky_or_broken_now_and_why(ctx):
     check('Neither flaky nor broken' in text and 'last %d days' % report['days'] in text, 'the "neither" verdict: %r' % text)
     ctx.shot('05c-test-history-unit.png')
 
+    # Flaky by flip rate alone: the evidence is the service's rate, flips and sample.
+    flipping = next(t for t in ctx.api.get('/api/v1/flaky?project=fliprate')['flaky'] if t['name'] == 'testToastDisappears')
+    equal(flipping['reasons'], ['flip_rate'], 'reasons of the alternating test (sanity)')
+    ctx.open('#/tests/' + flipping['testId'], 'test')
+    equal(verdict(), 'flaky', 'verdict of testToastDisappears')
+    text = ctx.driver.find_element(By.CSS_SELECTOR, '.verdict-item[data-verdict=flaky] li[data-reason=flip_rate]').text
+    expected = 'Flip rate %s: %d changes between pass and fail over its newest %d results' % (
+        '100%' if flipping['flipRate'] == 1 else '%.1f%%' % (flipping['flipRate'] * 100), flipping['flips'], flipping['sampleCount'])
+    check(text.startswith(expected), 'flip rate evidence: %r, expected %r' % (text, expected))
+
 
 # MARK: The dashboard reads what the API says (issue 22)
 
@@ -822,6 +832,7 @@ def seed_api_runs(api):
     seed.seed_hostile_run(api)
     seed.seed_untrusted_text_run(api)
     seed.seed_unit_test_run(api, UNIT_RUN)
+    seed.seed_flip_rate_runs(api)
     png = seed.small_png()
     sha = api.put_png(png)
     seed.seed_large_run(api, LARGE_RUN, LARGE_COUNT, screenshot=(sha, len(png), 393, 852))

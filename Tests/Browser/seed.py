@@ -256,3 +256,25 @@ def seed_unit_test_run(api, run_id='unit-run'):
     ])
     api.finish(run_id, at(8))
     return run_id
+
+
+def seed_flip_rate_runs(api, count=12, project='fliprate'):
+    """`count` runs on branch main, one commit each, of one test that fails and passes by turns: flaky by
+    its flip rate alone (no commit has both outcomes). Returns the run ids, oldest first."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ids = []
+    for index in range(count):
+        started = now - datetime.timedelta(minutes=5 * (count - index))
+        run_id = 'flip-%02d' % (index + 1)
+        api.put_run({'id': run_id, 'project': project, 'branch': 'main', 'commit': '%040x' % (0xf11b0000 + index),
+                     'source': 'reporter', 'startedAt': iso(started)})
+        failed = index % 2 == 0
+        result = {'suite': 'ToastTests', 'name': 'testToastDisappears', 'attempt': 1,
+                  'status': 'failed' if failed else 'passed', 'duration': 0.8, 'startedAt': iso(started)}
+        if failed:
+            result['failures'] = [{'message': 'XCTAssertFalse failed: the toast is still shown',
+                                   'location': {'file': '/ci/Tests/ToastTests.swift', 'line': 19}, 'isError': False}]
+        api.post_results(run_id, [result])
+        api.finish(run_id, iso(started + datetime.timedelta(seconds=2)))
+        ids.append(run_id)
+    return ids

@@ -37,7 +37,7 @@ export async function renderResult({ root, params: [resultId], signal }) {
   const stepper = failureStepper(run.id, result.id);
   const meta = h('div', { class: 'result-meta' },
     h('span', { class: 'suite', text: result.suite }),
-    h('span', { text: result.device || run.device || 'unknown device' }),
+    result.device || run.device ? h('span', { text: result.device || run.device }) : null,
     h('span', { text: duration(result.duration) }),
     h('span', { title: result.startedAt || '', text: dateTime(result.startedAt || run.startedAt) }),
     h('a', { href: route('/tests/' + seg(result.testId)), class: 'button small', text: 'Test history' }),

@@ -203,7 +203,7 @@ function failureCard(entry, lazy) {
   const thumb = r.screenshot
     ? h('a', { href, class: 'thumb', attrs: { 'aria-label': 'Screenshot of ' + r.name } },
       h('img', { src: '/artifacts/' + r.screenshot + '.png', alt: '', loading: 'lazy', decoding: 'async', width: 56, height: 121 }))
-    : h('a', { href, class: 'thumb thumb-none', title: 'No screenshot was captured', attrs: { 'aria-label': 'No screenshot of ' + r.name } },
+    : h('a', { href, class: ['thumb', 'thumb-none', !entry.page && 'thumb-short'], title: 'No screenshot was captured', attrs: { 'aria-label': 'No screenshot of ' + r.name } },
       h('span', { text: 'no' }), h('span', { text: 'screen' }));
   const card = h('div', { class: 'failure-card', dataset: { resultId: String(r.id), status: r.status } },
     thumb,

@@ -99,14 +99,14 @@ async function showVerdict(box, test, signal) {
   ];
   const rules = 'Flaky: a pass and a fail on one commit, or a flip rate of at least ' + percent(policy.flipRateThreshold)
     + ' over its newest ' + count(policy.recentResults) + ' results on a branch (with at least ' + count(policy.minimumResults)
-    + ' of them). Broken: every result on its newest commit failed, at least ' + count(policy.brokenMinimum) + ' of them.';
+    + ' of them); one whose newest ' + count(policy.recoveryPasses) + ' results passed has recovered. Broken: every result on its newest'
+    + ' commit failed, at least ' + count(policy.brokenMinimum) + ' of them.';
   replaceChildren(box, h('section', { class: ['card', 'verdict', 'verdict-' + verdict], dataset: { verdict } },
     h('div', { class: 'card-head' },
       h('h2', { text: verdict === 'broken' ? (flaky.length ? 'Broken, and flaky on another branch' : 'Broken right now')
         : verdict === 'flaky' ? 'Flaky right now' : 'Neither flaky nor broken' }),
       h('span', { class: 'muted small', text: 'the last ' + report.days + ' days, by the service\'s rules' })),
-    items.length ? items : h('p', { class: 'verdict-none', text: 'No branch of this test is flaky or broken in the last ' + report.days
-      + ' days' + (policy.recoveryPasses ? ' (a test whose newest ' + count(policy.recoveryPasses) + ' results passed has recovered)' : '') + '.' }),
+    items.length ? items : h('p', { class: 'verdict-none', text: 'No branch of this test is flaky or broken in the last ' + report.days + ' days.' }),
     h('p', { class: 'muted small rules', text: rules })));
 }
 
