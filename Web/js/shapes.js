@@ -148,6 +148,20 @@
  * @property {number} recoveryPasses
  * @property {number} brokenMinimum
  *
+ * @typedef {object} ElementTree  the `element_tree` artifact the reporter uploads with a screenshot (SimulatedUI's
+ *   ScreenSnapshot as JSON): {device: {name, width, height, scale}, root: Element}; sizes in points
+ * @typedef {object} Element
+ * @property {string} elementType
+ * @property {string} identifier
+ * @property {string} label
+ * @property {string} [value]
+ * @property {string} [placeholderValue]
+ * @property {number[][]} frame  Foundation's CGRect: [[x, y], [width, height]]
+ * @property {boolean} isEnabled
+ * @property {boolean} hasFocus
+ * @property {boolean} isHittable
+ * @property {Element[]} children
+ *
  * @typedef {object} FlakyReport  GET /api/v1/flaky?page=&suite=&project=&branch=&days=&device=
  * @property {string} since
  * @property {number} days

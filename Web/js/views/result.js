@@ -152,12 +152,9 @@ function deviceOf(tree, name, screenshot) {
   return { name: name || 'unknown', width, height, scale, source: 'assumed' };
 }
 
-/** Normalizes a frame: Foundation's CGRect `[[x, y], [w, h]]`, `{origin, size}` or `{x, y, width, height}`. */
-export function rectOf(frame) {
-  if (!frame) return null;
-  if (Array.isArray(frame)) return { x: frame[0][0], y: frame[0][1], width: frame[1][0], height: frame[1][1] };
-  if (frame.origin) return { x: frame.origin.x, y: frame.origin.y, width: frame.size.width, height: frame.size.height };
-  return { x: frame.x, y: frame.y, width: frame.width, height: frame.height };
+/** An element tree frame (Foundation's CGRect: `[[x, y], [width, height]]`, shapes.js) as the API's Frame. */
+function rectOf(frame) {
+  return { x: frame[0][0], y: frame[0][1], width: frame[1][0], height: frame[1][1] };
 }
 
 /**
@@ -216,7 +213,7 @@ function treePanel(tree, stage, frame) {
     const isTarget = frame && rect && ['x', 'y', 'width', 'height'].every((k) => Math.abs(rect[k] - frame[k]) < 0.5);
     const row = { element, depth, rect, parent, isTarget, text: [element.elementType, element.identifier, element.label, element.value, element.placeholderValue].filter(Boolean).join(' ').toLowerCase() };
     rows.push(row);
-    for (const child of element.children || []) walk(child, depth + 1, row);
+    for (const child of element.children) walk(child, depth + 1, row);
   };
   walk(tree.root, 0, null);
 
