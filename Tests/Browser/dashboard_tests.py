@@ -577,6 +577,12 @@ def page_group_counts_agree_with_the_run_counts(ctx):
             api_counts = groups[group['page']]
             equal((group['failed'], group['error']), (api_counts['failed'], api_counts['error']),
                   '%s: counts of page %s' % (run_id, group['page']))
+        chips = ctx.js("""return Object.fromEntries([...document.querySelectorAll('.chips .chip')].map(c =>
+            [(c.className.match(/chip-(\\w+)/) || [, 'all'])[1], +c.querySelector('.chip-count').textContent.replace(/,/g, '')]))""")
+        equal(chips, {key: n for key, n in (('all', counts['total']), ('failing', counts['failed'] + counts['error']),
+                                            ('failed', counts['failed']), ('error', counts['error']), ('passed', counts['passed']),
+                                            ('skipped', counts['skipped']), ('expected_failure', counts['expectedFailure']))
+                      if n or key == 'all'}, '%s: status chips' % run_id)
         if run_id != LARGE_RUN:  # the large run renders its first 60 failures only
             equal(sum(g['failed'] for g in shown), counts['failed'], '%s: failed over the page groups = the run\'s' % run_id)
             equal(sum(g['error'] for g in shown), counts['error'], '%s: errors over the page groups = the run\'s' % run_id)

@@ -10,14 +10,15 @@ import { NO_PAGE } from '../shapes.js';
 const FAILURE_PAGE = 60;
 const ROW_PAGE = 200;
 
+/** Status filters: [URL value, label, which results, how many of the run's counts (the service's)]. */
 const FILTERS = [
-  ['', 'All', () => true],
-  ['failing', 'Failing', (s) => s === 'failed' || s === 'error'],
-  ['failed', 'Failed', (s) => s === 'failed'],
-  ['error', 'Error', (s) => s === 'error'],
-  ['passed', 'Passed', (s) => s === 'passed'],
-  ['skipped', 'Skipped', (s) => s === 'skipped'],
-  ['expected_failure', 'Expected failure', (s) => s === 'expected_failure'],
+  ['', 'All', () => true, (c) => c.total],
+  ['failing', 'Failing', (s) => s === 'failed' || s === 'error', (c) => c.failed + c.error],
+  ['failed', 'Failed', (s) => s === 'failed', (c) => c.failed],
+  ['error', 'Error', (s) => s === 'error', (c) => c.error],
+  ['passed', 'Passed', (s) => s === 'passed', (c) => c.passed],
+  ['skipped', 'Skipped', (s) => s === 'skipped', (c) => c.skipped],
+  ['expected_failure', 'Expected failure', (s) => s === 'expected_failure', (c) => c.expectedFailure],
 ];
 
 export async function renderRun({ root, params: [runId], query, signal, replaceQuery }) {
@@ -68,8 +69,7 @@ export async function renderRun({ root, params: [runId], query, signal, replaceQ
   const toolbar = h('div', { class: 'toolbar sticky' }, chips, search, matchInfo);
   const body = h('div', { class: 'run-body' });
 
-  const statusCount = (predicate) => entries.reduce((n, e) => n + (predicate(e.result.status) ? 1 : 0), 0);
-  const chipCounts = FILTERS.map(([, , predicate]) => statusCount(predicate));
+  const chipCounts = FILTERS.map(([, , , of]) => of(counts));
   const renderChips = () => {
     replaceChildren(chips, FILTERS.map(([key, label], index) => (key && !chipCounts[index] && key !== state.status) ? null :
       h('button', { type: 'button', class: ['chip', key && 'chip-' + key, state.status === key && 'active'],
