@@ -659,6 +659,8 @@ def test_history_says_whether_the_test_is_flaky_or_broken_now_and_why(ctx):
     check('Passed and failed on the same commit' in text and commit['commit'][:8] in text
           and '(%d passed, %d failed)' % (commit['passes'], commit['fails']) in text, 'the contradiction as evidence: %r' % text)
     check('Flaky right now' in ctx.driver.find_element(By.CSS_SELECTOR, 'section.verdict h2').text, 'heading')
+    equal(ctx.js("return [...document.querySelectorAll('.verdict-item li[data-reason=pages] a')].map(a => [a.textContent, a.getAttribute('href')])"),
+          [[p['page'], '#/pages/%s?branch=%s' % (p['page'], flaky['branch'])] for p in flaky['pages']], 'links to the pages of its failures')
     check('flips' not in ctx.driver.find_element(By.ID, 'view').text.lower(), 'no client-side flip count')
     ctx.shot('05b-test-history-flaky.png')
 
@@ -675,6 +677,17 @@ def test_history_says_whether_the_test_is_flaky_or_broken_now_and_why(ctx):
     text = ctx.driver.find_element(By.CSS_SELECTOR, 'section.verdict').text
     check('Neither flaky nor broken' in text and 'last %d days' % report['days'] in text, 'the "neither" verdict: %r' % text)
     ctx.shot('05c-test-history-unit.png')
+
+    # Test-controlled text in the verdict (branch, commit) is isolated, its invisible characters shown.
+    bidi = next(t for t in report['flaky'] if t['name'] == seed.UNTRUSTED_NAME)
+    ctx.open('#/tests/' + bidi['testId'], 'test')
+    equal(verdict(), 'flaky', 'verdict of the test on the disguised branch')
+    badges = ctx.js("return [...document.querySelectorAll('section.verdict .code-point')].map(b => b.textContent)")
+    check('U+200B' in badges and 'U+202E' in badges, 'branch and commit badges in the verdict: %r' % badges)
+    check(ctx.js("return [...document.querySelectorAll('section.verdict .code-point')].every(b => b.closest('bdi'))"),
+          'verdict badges inside <bdi>')
+    text = ctx.driver.find_element(By.CSS_SELECTOR, 'section.verdict').text
+    check(not any(c in text for c in INVISIBLE_RAW), 'raw invisible characters in the verdict: %r' % text)
 
     # Flaky by flip rate alone: the evidence is the service's rate, flips and sample.
     flipping = next(t for t in ctx.api.get('/api/v1/flaky?project=fliprate')['flaky'] if t['name'] == 'testToastDisappears')

@@ -124,7 +124,8 @@ OFF_SITE_CI_URL = '/\\evil.example/x'
 
 def seed_untrusted_text_run(api, run_id='bidi-run'):
     """A run whose branch, commit, test name and message hold invisible and bidi control characters, and
-    whose CI build URL is an off-site path in disguise. Returns the run id."""
+    whose CI build URL is an off-site path in disguise; the test fails, then passes on retry (flaky).
+    Returns the run id."""
     now = datetime.datetime.now(datetime.timezone.utc)
     api.put_run({'id': run_id, 'project': 'demo', 'branch': UNTRUSTED_BRANCH, 'commit': UNTRUSTED_COMMIT,
                  'device': 'iPhone 15', 'osVersion': 'iOS 17.5 (simulated)', 'source': 'junit',
@@ -135,6 +136,9 @@ def seed_untrusted_text_run(api, run_id='bidi-run'):
          'startedAt': iso(now - datetime.timedelta(seconds=90)),
          'failures': [{'message': UNTRUSTED_MESSAGE, 'page': 'ItemPage', 'isError': False,
                        'location': {'file': '/src/BidiTests.swift', 'line': 3}}]},
+        # Its retry passes: a pass and a fail on one commit, so the test is flaky on the disguised branch.
+        {'suite': 'BidiTests', 'name': UNTRUSTED_NAME, 'attempt': 2, 'status': 'passed', 'duration': 0.4,
+         'startedAt': iso(now - datetime.timedelta(seconds=80))},
     ])
     api.finish(run_id, iso(now - datetime.timedelta(seconds=60)))
     return run_id

@@ -1,6 +1,6 @@
 // Why the service calls a test flaky or broken, in words, from the evidence GET /api/v1/flaky gives
 // (shapes.js: FlakyTest, BrokenTest, FlakyPolicy; the rules are docs/flaky.md). Nothing is recounted here.
-import { h } from './dom.js';
+import { h, route, seg } from './dom.js';
 import { count, percent, plural, shortCommit } from './format.js';
 
 export const REASON_LABEL = { contradiction: 'pass and fail on one commit', flip_rate: 'flip rate' };
@@ -35,4 +35,13 @@ export function brokenEvidence(test, policy) {
   return h('li', { dataset: { reason: 'broken' } }, 'Every result on its newest commit ',
     h('code', { title: test.commit, text: shortCommit(test.commit) }), ' failed: ' + plural(test.failCount, 'result') + ', and '
     + count(policy.brokenMinimum) + ' are enough to call a test broken. A broken test is never counted as flaky.');
+}
+
+/** Where a flaky test's failures happened: links to those pages' flaky tests. */
+export function flakyPages(test) {
+  if (!test.pages.length) return null;
+  return h('li', { dataset: { reason: 'pages' } }, 'Its failures in the window were on ',
+    test.pages.map((p, index) => [index ? ', ' : '',
+      h('a', { class: 'mono', href: route('/pages/' + seg(p.page), { suite: p.suite, branch: test.branch }), text: p.page }),
+      ' ×' + count(p.failureCount)]), '.');
 }

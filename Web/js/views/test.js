@@ -6,7 +6,7 @@ import { STATUS_LABEL, count, dateTime, duration, isFailing, fileLine, percent, 
 import { emptyState, errorState, heading, loadingState, section, statusBadge } from '../ui.js';
 import { baseOptions, chartBox, cssVar } from '../chart.js';
 import { NO_PAGE } from '../shapes.js';
-import { brokenEvidence, flakyEvidence, reasonChips } from '../flaky.js';
+import { brokenEvidence, flakyEvidence, flakyPages, reasonChips } from '../flaky.js';
 
 const PAGE_SIZE = 100;
 
@@ -95,7 +95,7 @@ async function showVerdict(box, test, signal) {
     ...flaky.map((t) => h('div', { class: 'verdict-item', dataset: { verdict: 'flaky', branch: t.branch } },
       h('div', { class: 'verdict-line' }, h('span', { class: 'badge badge-flaky', text: 'Flaky' }), ' on ', branchChip(t.branch), ' ', reasonChips(t),
         h('span', { class: 'muted small', text: count(t.passCount) + ' passed, ' + count(t.failCount) + ' failed in the window' })),
-      h('ul', { class: 'evidence' }, flakyEvidence(t, policy)))),
+      h('ul', { class: 'evidence' }, flakyEvidence(t, policy), flakyPages(t)))),
   ];
   const rules = 'Flaky: a pass and a fail on one commit, or a flip rate of at least ' + percent(policy.flipRateThreshold)
     + ' over its newest ' + count(policy.recentResults) + ' results on a branch (with at least ' + count(policy.minimumResults)
