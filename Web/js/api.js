@@ -1,4 +1,5 @@
 // The read API client: JSON only, errors as APIError with the service's {"error":{"code","message"}}.
+// The shapes of its answers are documented in shapes.js.
 
 const TOKEN_KEY = 'failscope.readToken';
 
@@ -61,22 +62,6 @@ export async function getArtifactJSON(url, { signal } = {}) {
     if (error.name === 'AbortError') throw error;
     return null;
   }
-}
-
-let capabilities = null;
-
-/**
- * The API paths this server implements, from its OpenAPI document (fetched once). Views ask before
- * calling endpoints that are still being added (the flaky-tests API), so an old server gives a
- * "no data yet" state instead of a 404 in the console.
- */
-export function apiPaths() {
-  if (!capabilities) {
-    capabilities = getJSON('/api/v1/openapi.json')
-      .then((doc) => new Set(Object.keys((doc && doc.paths) || {})))
-      .catch(() => new Set());
-  }
-  return capabilities;
 }
 
 /**
