@@ -10,6 +10,7 @@ let commands: [any Command.Type] = [
     UploadCommand.self,
     ImportCommand.self,
     ExportCommand.self,
+    SummaryCommand.self,
     FlakyCommand.self,
     VersionCommand.self,
 ]

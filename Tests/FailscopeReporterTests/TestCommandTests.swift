@@ -82,6 +82,79 @@ final class TestCommandTests: XCTestCase {
         XCTAssertTrue(crashed.standardError.contains("1 test(s) of crashed processes recorded as errors"))
     }
 
+    func testThePullRequestSummarySaysWhatChangedAgainstTheBaseBranch() throws {
+        let binary = BuildProducts.testBinary.path
+        let base = try failscopeTest("base", [binary, "DemoUITests.ItemTests"], extra: ["FAILSCOPE_BRANCH": "main"])
+        XCTAssertEqual(base.status, 0, base.standardError)
+        let stepSummary = scratch.appendingPathComponent("step-summary.md")
+        try Data("earlier step\n".utf8).write(to: stepSummary)
+        let summary = scratch.appendingPathComponent("summary.md")
+        let feature = try runProcess(
+            BuildProducts.failscope,
+            [
+                "test", "--url", service.url.absoluteString, "--token", service.token, "--project", "cli",
+                "--run-id", "feature", "--spool", scratch.appendingPathComponent("spool").path, "--summary",
+                summary.path, "--", binary, "DemoUITests.ItemTests",
+            ],
+            environment: childEnvironment([
+                "FAILSCOPE_BRANCH": "feature/cart", "DEMO_FAULTS": "cart-quantity-bug", "FAILSCOPE_DEVICE": "iPhone 15",
+                "GITHUB_STEP_SUMMARY": stepSummary.path,
+            ]))
+        XCTAssertEqual(feature.status, 1, feature.standardError)
+        let markdown = try String(contentsOf: summary, encoding: .utf8)
+        XCTAssertTrue(markdown.hasPrefix("### Failscope: ❌ failed: 1 new failure(s)\n"), markdown)
+        XCTAssertTrue(markdown.contains("Compared with [run base](\(service.url.absoluteString)/#/runs/base) of main"))
+        XCTAssertTrue(markdown.contains("#### New failures (1)"), markdown)
+        XCTAssertTrue(
+            markdown.contains("[ItemTests.testAddToCartConfirmsQuantity](\(service.url.absoluteString)/#/results/"))
+        XCTAssertTrue(markdown.contains("| ItemPage | `ItemTests.swift:"), markdown)
+        XCTAssertTrue(markdown.contains("[PNG](\(service.url.absoluteString)/artifacts/"), markdown)
+        XCTAssertFalse(markdown.contains("Fixed"), markdown)
+        XCTAssertEqual(
+            try String(contentsOf: stepSummary, encoding: .utf8), "earlier step\n" + markdown,
+            "appended to GitHub's step summary")
+
+        // The same comparison as JSON, with an explicit base.
+        let json = try runProcess(
+            BuildProducts.failscope,
+            ["summary", "--run", "feature", "--base", "base", "--url", service.url.absoluteString, "--format", "json"],
+            environment: childEnvironment([:]))
+        XCTAssertEqual(json.status, 0, json.standardError)
+        let comparison = try WireCoding.decoder().decode(RunComparison.self, from: Data(json.standardOutput.utf8))
+        XCTAssertEqual(comparison.newFailures.map(\.name), ["testAddToCartConfirmsQuantity"])
+        XCTAssertEqual(comparison.base?.run.id, "base")
+    }
+
+    func testTheSummaryEscapesTestControlledText() throws {
+        // A report whose names try to become HTML, a link and a table cell break in the Markdown.
+        let report = scratch.appendingPathComponent("hostile.xml")
+        try Data(
+            """
+            <testsuites><testsuite name="S"><testcase classname="&lt;img src=x onerror=alert(1)&gt;" \
+            name="a|b [x](javascript:alert(1)) **bold**"><failure message="`code` &lt;/td&gt;"/></testcase>\
+            </testsuite></testsuites>
+            """.utf8
+        ).write(to: report)
+        let imported = try runProcess(
+            BuildProducts.failscope,
+            [
+                "import", "--project", "cli", "--run-id", "hostile", "--url", service.url.absoluteString, "--token",
+                service.token, report.path,
+            ], environment: childEnvironment([:]))
+        XCTAssertEqual(imported.status, 0, imported.standardError + imported.standardOutput)
+        let output = try runProcess(
+            BuildProducts.failscope, ["summary", "--run", "hostile", "--url", service.url.absoluteString],
+            environment: childEnvironment([:]))
+        XCTAssertEqual(output.status, 0, output.standardError)
+        let markdown = output.standardOutput
+        XCTAssertTrue(markdown.contains("&lt;img src=x onerror=alert\\(1\\)&gt;"), markdown)
+        XCTAssertFalse(markdown.contains("<img"), markdown)
+        XCTAssertFalse(markdown.contains("](javascript"), markdown)
+        XCTAssertFalse(markdown.contains("**bold**"), markdown)
+        XCTAssertTrue(markdown.contains("a\\|b"), markdown)
+        XCTAssertTrue(markdown.contains("\\`code\\` &lt;/td&gt;"), markdown)
+    }
+
     func testWithoutACommandItIsAUsageError() throws {
         let output = try runProcess(
             BuildProducts.failscope, ["test", "--url", service.url.absoluteString], environment: childEnvironment([:]))

@@ -15,7 +15,8 @@ enum TestCommand: Command {
     static let summary = "Run a test command and record it as one run."
     static let usage = """
         USAGE: failscope test [--url <url>] [--token <token>] [--project <name>] [--run-id <id>]
-                              [--spool <dir>] [--retry-seconds <n>] -- <command> [<argument> ...]
+                              [--spool <dir>] [--retry-seconds <n>] [--summary <file>] [--base-branch <name>]
+                              -- <command> [<argument> ...]
 
         ARGUMENTS:
           <command> ...          The test command, e.g. swift test --parallel.
@@ -27,6 +28,9 @@ enum TestCommand: Command {
           --run-id <id>          The run's id. (default: env FAILSCOPE_RUN_ID, or a new one)
           --spool <dir>          The spool folder. (default: .failscope/spool; env FAILSCOPE_SPOOL)
           --retry-seconds <n>    How long to retry an unreachable service. (default: 20)
+          --summary <file>       Write what changed against the base branch as Markdown (as `failscope
+                                 summary`), also appended to $GITHUB_STEP_SUMMARY when that is set.
+          --base-branch <name>   The branch --summary compares with. (default: main)
 
           XCTest tests are recorded by the reporter the test target links; with `swift test`, every
           Swift Testing test is recorded from its event stream too. Exit status: the test command's
@@ -55,6 +59,8 @@ enum TestCommand: Command {
         }
         let spoolPath = arguments.option("spool") ?? environment["FAILSCOPE_SPOOL"] ?? ".failscope/spool"
         let retry = try arguments.integer("retry-seconds", default: 20, in: 0...3600)
+        let summaryFile = arguments.option("summary")
+        let baseBranch = arguments.option("base-branch") ?? "main"
         var command = arguments.trailing
         try arguments.checkAllConsumed()
         guard !command.isEmpty else { throw UsageError("the test command is missing: failscope test -- swift test") }
@@ -117,6 +123,16 @@ enum TestCommand: Command {
                 + "(\(RunsCommand.clean(report.problems.first ?? "upload incomplete"))); send them with `failscope upload`"
         }
         printError(line + notes.map { "; " + $0 }.joined())
+        if let summaryFile {
+            do {
+                let comparison = try await SummaryCommand.compare(
+                    runID: runID, api: api, baseBranch: baseBranch, baseRun: nil)
+                try SummaryCommand.write(
+                    PullRequestSummary(comparison: comparison, serviceURL: url).markdown, to: summaryFile)
+            } catch {
+                printError("Failscope: no summary: \(RunsCommand.clean("\(error)"))")
+            }
+        }
         return status
     }
 
