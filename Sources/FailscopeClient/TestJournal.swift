@@ -48,6 +48,13 @@ public enum TestJournal {
         result.resultKeyTestPart + "\u{1F}" + String(result.attempt)
     }
 
+    /// The same key for a result as the service lists it.
+    public static func key(of result: ResultSummary) -> String {
+        key(of: TestResult(
+            suite: result.suite, name: result.name, arguments: result.arguments, attempt: result.attempt,
+            status: result.status))
+    }
+
     /// The results a journal holds that are not among `stored` (keys from `key(of:)`): the ended
     /// tests as they ended, and (`crashed`) each test that started and never ended as an `error` result whose
     /// failure says the process crashed (naming the signal when one was caught), with its page trail

@@ -34,6 +34,7 @@ public final class RunRecorder: @unchecked Sendable {
     /// This process's folder of the run in the spool.
     public let spoolWriter: SpoolWriter
     private let writer: ResultWriter
+    private let live: LiveUploader?
     private var capture: (any ScreenCapture)?
     /// The device the capture plug-in reported; the run has none until one does.
     private var device: ScreenDevice?
@@ -62,6 +63,18 @@ public final class RunRecorder: @unchecked Sendable {
         self.trail = trail
         let spoolWriter = self.spoolWriter
         trail.onStepAdded { spoolWriter.pageStep($0.trailStep) }
+        if let api, configuration.liveUploadSeconds > 0 {
+            // One try an upload: a service that does not answer is retried by the next one or the end.
+            let uploader = Uploader(api: api, spool: spool, retryWindow: 0, honoursUnreachableMark: true)
+            let runID = configuration.runID
+            let live = LiveUploader(interval: configuration.liveUploadSeconds) {
+                _ = Self.blocking { await uploader.upload(runID: runID, ownFolder: spoolWriter.folder) }
+            }
+            writer.batchWritten = { live.resultsWritten() }
+            self.live = live
+        } else {
+            live = nil
+        }
     }
 
     /// The run as the spool and the service know it: with a device once a capture plug-in reported one.
@@ -199,7 +212,7 @@ public final class RunRecorder: @unchecked Sendable {
     /// processes of the run left behind (blocking, bounded by the uploader's retry window, or one try
     /// when another process of the run found the service unreachable) and returns the summary line.
     /// Does nothing when no test finished since the last call (the XCTest bundle end and the process
-    /// exit may both call it); with `defersUpload`, only writes the spool.
+    /// exit may both call it); `nil` too when the configuration is quiet.
     public func finish() -> String? {
         let (ran, recorded, fresh) = lock.withLock {
             defer { unfinishedResults = 0 }
@@ -207,12 +220,12 @@ public final class RunRecorder: @unchecked Sendable {
         }
         guard ran, fresh > 0 else { return nil }
         for problem in writer.flush() { note(problem) }
+        live?.pause()
         do {
             try spoolWriter.markFinished(at: Date())
         } catch {
             note("cannot mark the run finished: \(error)")
         }
-        if configuration.defersUpload { return nil }
         var destination: String
         if let api {
             let uploader = Uploader(
@@ -243,7 +256,7 @@ public final class RunRecorder: @unchecked Sendable {
         var line =
             "Failscope: \(total) results (\(parts.joined(separator: ", "))), \(shots) screenshot(s), \(destination)"
         if !issues.isEmpty { line += "; problems: " + issues.joined(separator: "; ") }
-        return line
+        return configuration.isQuiet ? nil : line
     }
 
     /// Runs async work to completion from synchronous code (XCTest's bundle end must block).

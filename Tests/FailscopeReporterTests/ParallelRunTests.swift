@@ -84,6 +84,37 @@ final class ParallelRunTests: XCTestCase {
         XCTAssertEqual(left, [], "every process's folder was delivered and removed")
     }
 
+    func testAFailureReachesTheServiceWhileTheRunGoesOn() throws {
+        let gate = scratch.appendingPathComponent("gate")
+        let process = Process()
+        process.executableURL = BuildProducts.testBinary
+        process.arguments = ["FailscopeReporterTests.LiveFixtureTests"]
+        process.environment = childEnvironment([
+            "FAILSCOPE_URL": service.url.absoluteString, "FAILSCOPE_TOKEN": service.token,
+            "FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path, "FAILSCOPE_RUN_ID": "live-run",
+            "FAILSCOPE_LIVE_SECONDS": "0.5", LiveFixtureTests.gateVariable: gate.path,
+        ])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The first test's failure is readable while the second test still holds the process.
+        var seen: RunSummary?
+        let deadline = Date().addingTimeInterval(20)
+        while seen == nil && Date() < deadline {
+            if let summary = try service.runDetail("live-run")?.summary, summary.counts.failed == 1 { seen = summary }
+        }
+        let live = try XCTUnwrap(seen, "no failure on the service within 20 s")
+        XCTAssertTrue(process.isRunning, "the run is still going on")
+        XCTAssertEqual(live.status, .incomplete)
+        XCTAssertEqual(live.counts.total, 1)
+        try Data().write(to: gate)
+        process.waitUntilExit()
+        let final = try XCTUnwrap(service.runDetail("live-run")?.summary)
+        XCTAssertEqual(final.status, .failed)
+        XCTAssertEqual(final.counts.total, 2)
+    }
+
     func testATestProcessThatCrashesLeavesAnErrorResultNamingTheSignal() throws {
         let tests = try sampleTests().prefix(4) + ["FailscopeReporterTests.CrashFixtureTests"]
         let statuses = try runAtOnce(Array(tests), runID: "crash-run", extra: [CrashFixtureTests.switchVariable: "1"])

@@ -5,11 +5,12 @@ import Foundation
 
 /// `failscope test -- swift test …`: runs a test command as one CI step and records it as one run.
 ///
-/// Every process the command starts shares one run id (`FAILSCOPE_RUN_ID`) and one spool; the
-/// reporter in them writes the spool only (`FAILSCOPE_DEFER_UPLOAD=1`). For `swift test` the command
-/// also gets `--event-stream-output-path`, so every Swift Testing test is recorded, with or without the
-/// `.failscope` trait (a test the trait recorded is not recorded twice). At the end everything is
-/// uploaded at once, the summary line is printed, and the exit status is the test command's.
+/// Every process the command starts shares one run id (`FAILSCOPE_RUN_ID`), one spool and the
+/// service; the reporter in them uploads as the tests run and prints no summary of its own
+/// (`FAILSCOPE_QUIET=1`). For `swift test` the command also gets `--event-stream-output-path`, so
+/// every Swift Testing test is recorded, with or without the `.failscope` trait (a test the trait
+/// recorded is not recorded twice). At the end what the processes left is uploaded (a crashed test as
+/// an error), the summary line is printed, and the exit status is the test command's.
 enum TestCommand: Command {
     static let name = "test"
     static let summary = "Run a test command and record it as one run."
@@ -37,8 +38,8 @@ enum TestCommand: Command {
           (128 + N when it died of signal N), or 64 for a usage error.
         """
 
-    /// The variable that tells the reporter in the test processes to leave the upload to this command.
-    static let deferUploadVariable = "FAILSCOPE_DEFER_UPLOAD"
+    /// The variable that tells the reporter in the test processes to print no summary line of its own.
+    static let quietVariable = "FAILSCOPE_QUIET"
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
@@ -79,30 +80,44 @@ enum TestCommand: Command {
         childEnvironment["FAILSCOPE_RUN_ID"] = runID
         childEnvironment["FAILSCOPE_SPOOL"] = spool.directory.path
         childEnvironment["FAILSCOPE_PROJECT"] = project
-        childEnvironment[deferUploadVariable] = "1"
+        childEnvironment["FAILSCOPE_URL"] = url?.absoluteString
+        childEnvironment["FAILSCOPE_TOKEN"] = token
+        childEnvironment[quietVariable] = "1"
         let status = try runToEnd(command, environment: childEnvironment)
 
         var notes: [String] = []
+        let api = url.map { APIClient(baseURL: $0, token: token) }
+        // What the test processes could not send (a crash, the service down), then the Swift Testing
+        // tests the trait did not record: those neither in the spool nor on the service.
+        var report: Uploader.Report?
+        if let api { report = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(runID: runID) }
         if recordsEvents {
             do {
+                var recorded = try Set(spool.results(ofRun: runID).map(TestJournal.key(of:)))
+                if let api, let detail = try? await api.get(RunDetail.self, "api/v1/runs/\(runID)") {
+                    recorded.formUnion(detail.pages.flatMap(\.callSites).flatMap(\.results).map(TestJournal.key(of:)))
+                }
                 let added = try recordSwiftTesting(
-                    from: events, runID: runID, project: project, spool: spool, at: started)
+                    from: events, excluding: recorded, runID: runID, project: project, spool: spool, at: started)
                 if added > 0 {
                     notes.append("\(added) Swift Testing result(s) recorded from the event stream")
+                    if let api {
+                        let more = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(runID: runID)
+                        report?.remainingFiles = more.remainingFiles
+                        report?.problems += more.problems
+                    }
                 }
             } catch {
                 notes.append("the Swift Testing event stream could not be read: \(error)")
             }
             try? FileManager.default.removeItem(at: events)
         }
-        guard let url else {
+        guard let url, let api, let report else {
             printError(
                 "Failscope: run \(runID) recorded in \(spool.folder(of: runID).path) (no --url or FAILSCOPE_URL); "
                     + "send it with `failscope upload`" + notes.map { "; " + $0 }.joined())
             return status
         }
-        let api = APIClient(baseURL: url, token: token)
-        let report = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(runID: runID)
         if report.crashedTests > 0 {
             notes.append("\(report.crashedTests) test(s) of crashed processes recorded as errors")
         }
@@ -164,17 +179,15 @@ enum TestCommand: Command {
             ? 128 + process.terminationStatus : process.terminationStatus
     }
 
-    /// Writes the Swift Testing results of the event stream at `events` that the reporter's trait did
-    /// not record into the run's spool, as one more writer of the run; returns how many.
-    static func recordSwiftTesting(from events: URL, runID: String, project: String, spool: Spool, at started: Date)
-        throws -> Int
-    {
+    /// Writes the Swift Testing results of the event stream at `events` whose keys
+    /// (`TestJournal.key(of:)`) are not in `recorded` into the run's spool, as one more writer of the
+    /// run; returns how many.
+    static func recordSwiftTesting(
+        from events: URL, excluding recorded: Set<String>, runID: String, project: String, spool: Spool,
+        at started: Date
+    ) throws -> Int {
         guard FileManager.default.fileExists(atPath: events.path) else { return 0 }
         let report = try EventStreamImporter().parse(fileAt: events.path)
-        let recorded = Set(
-            try spool.pendingRuns(runID: runID).flatMap(\.writers).flatMap(\.resultFiles).flatMap { file in
-                (try? WireCoding.decoder().decode(ResultBatch.self, from: Data(contentsOf: file)).results) ?? []
-            }.map(TestJournal.key(of:)))
         let missing = report.results.filter { !recorded.contains(TestJournal.key(of: $0)) }
         guard !missing.isEmpty else { return 0 }
         let environment = ProcessInfo.processInfo.environment
