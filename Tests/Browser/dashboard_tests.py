@@ -5,6 +5,7 @@ through the reporter, and sets FAILSCOPE_TEST_URL, FAILSCOPE_TEST_TOKEN and FAIL
 This file seeds the API-posted runs (hostile strings, a large run), then runs every test and
 prints `N passed, M failed`; exit status 1 when any test failed.
 """
+import datetime
 import json
 import os
 import re
@@ -262,6 +263,32 @@ def back_from_a_failure_returns_to_the_run_where_it_was(ctx):
     wait_for_view(ctx.driver, 'run')
     print('    back to the %d-result run in %.0f ms' % (LARGE_COUNT, (time.monotonic() - started) * 1000))
     near(ctx.js('return window.scrollY'), scrolled, 2, 'scroll position restored')
+
+
+@test
+def a_running_run_updates_its_counts_without_a_reload(ctx):
+    started = datetime.datetime.now(datetime.timezone.utc)
+    run_id = 'live-' + str(int(time.time() * 1000))
+    ctx.api.put_run({'id': run_id, 'project': 'live', 'branch': 'main', 'source': 'reporter',
+                     'startedAt': seed.iso(started)})
+    ctx.api.post_results(run_id, [{'suite': 'LiveTests', 'name': 'testFirst', 'attempt': 1, 'status': 'passed'}])
+    equal(ctx.open('#/runs/' + run_id, 'run'), 'ready', 'view state')
+    ctx.js('window.__sameDocument = true;')
+    numbers = lambda: ctx.js("return [...document.querySelectorAll('.big-number b')].map((b) => b.textContent);")
+    equal(numbers()[:3], ['1', '0', '0'], 'results, failing tests, failed before')
+    check('running' in ctx.driver.find_element(By.CSS_SELECTOR, '.run-summary').text, 'the run says it is running')
+
+    # A failure arrives while the page is open: it shows without a reload.
+    ctx.api.post_results(run_id, [{'suite': 'LiveTests', 'name': 'testSecond', 'attempt': 1, 'status': 'failed',
+                                   'failures': [{'message': 'arrived live', 'isError': False}]}])
+    wait_until(lambda: numbers()[:3] == ['2', '1', '1'], 15, message='the counts to move')
+    check(ctx.js('return window.__sameDocument === true;'), 'the page was not reloaded')
+    check('arrived live' in ctx.driver.find_element(By.ID, 'view').text, 'the new failure is listed')
+
+    ctx.api.finish(run_id, seed.iso(started + datetime.timedelta(seconds=30)))
+    wait_until(lambda: 'running' not in ctx.driver.find_element(By.CSS_SELECTOR, '.run-summary').text, 15,
+               message='the run to show as finished')
+    check(ctx.js('return window.__sameDocument === true;'), 'still the same page')
 
 
 @test

@@ -66,14 +66,17 @@ export async function getArtifactJSON(url, { signal } = {}) {
 
 /**
  * The newest run detail, kept for a few seconds so that going back from a failure to a run of
- * thousands of results is instant; a finished run's detail does not change.
+ * thousands of results is instant. Only a finished run's detail is taken from it: a running run's
+ * changes as its results arrive.
  */
 const RUN_CACHE_MS = 15000;
 let runCache = null;
 
 async function runDetail(id, options) {
   const now = Date.now();
-  if (runCache && runCache.id === id && now - runCache.at < RUN_CACHE_MS) return runCache.detail;
+  if (runCache && runCache.id === id && now - runCache.at < RUN_CACHE_MS && runCache.detail.summary.run.finishedAt) {
+    return runCache.detail;
+  }
   const detail = await getJSON('/api/v1/runs/' + encodeURIComponent(id), options);
   runCache = { id, at: now, detail };
   return detail;

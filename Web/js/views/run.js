@@ -21,7 +21,11 @@ const FILTERS = [
   ['expected_failure', 'Expected failure', (s) => s === 'expected_failure', (c) => c.expectedFailure],
 ];
 
-export async function renderRun({ root, params: [runId], query, signal, replaceQuery }) {
+/** How often a run that has not finished is asked for again, in milliseconds. */
+const LIVE_REFRESH_MS = 3000;
+
+export async function renderRun(context) {
+  const { root, params: [runId], query, signal, replaceQuery } = context;
   const detail = await api.run(runId, { signal });
   performance.mark('failscope:data', { detail: { view: 'run' } });
   const { run, status, counts } = detail.summary;
@@ -49,7 +53,7 @@ export async function renderRun({ root, params: [runId], query, signal, replaceQ
       fact('Commit', h('span', { class: 'mono', title: run.commit || '', text: shortCommit(run.commit) })),
       fact('Device', (run.device || '—') + (run.osVersion ? ' · ' + run.osVersion : '')),
       fact('Started', dateTime(run.startedAt)),
-      fact('Duration', run.finishedAt ? duration(runSeconds(run)) : 'not finished'),
+      fact('Duration', run.finishedAt ? duration(runSeconds(run)) : h('span', { class: 'live', text: 'running · updates as results arrive' })),
       fact('Source', run.source + (run.ciJob ? ' · ' + run.ciJob : '')),
       fact('CI build', ci ? h('a', { href: ci, text: run.ciProvider || 'open build', attrs: { rel: 'noopener noreferrer', target: '_blank' } }) : '—')),
     h('div', { class: 'summary-counts' },
@@ -87,12 +91,39 @@ export async function renderRun({ root, params: [runId], query, signal, replaceQ
   search.addEventListener('keydown', (event) => { if (event.key === 'Escape') { search.value = ''; state.q = ''; update(); } });
 
   replaceChildren(root, header, summary, toolbar, body);
+  if (!run.finishedAt) followLiveRun(context, detail.summary, state);
   if (!entries.length) {
     replaceChildren(body, emptyState('No results in this run yet', run.finishedAt ? 'The run finished without any results.' : 'Results appear as the run uploads them.'));
     renderChips();
     return;
   }
   update();
+}
+
+/**
+ * A run still going on: asks for it again every LIVE_REFRESH_MS and, when its counts or status
+ * changed, draws the view again where the reader was (filters, search, scroll), without a reload.
+ * Stops when the reader leaves the view (its signal aborts) or the run has finished.
+ */
+function followLiveRun(context, shown, state) {
+  const { signal } = context;
+  const same = (a, b) => a.status === b.status && a.run.finishedAt === b.run.finishedAt
+    && JSON.stringify(a.counts) === JSON.stringify(b.counts);
+  const timer = setTimeout(async () => {
+    let detail;
+    try {
+      detail = await api.run(context.params[0], { signal });
+    } catch {
+      if (!signal.aborted) followLiveRun(context, shown, state);  // try again later
+      return;
+    }
+    if (signal.aborted) return;
+    if (same(detail.summary, shown)) { followLiveRun(context, shown, state); return; }
+    const y = window.scrollY;
+    await renderRun({ ...context, query: new URLSearchParams({ status: state.status, q: state.q }) });
+    window.scrollTo(0, y);
+  }, LIVE_REFRESH_MS);
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
 }
 
 function bigNumber(value, label, tone) {
