@@ -152,9 +152,9 @@ public struct Uploader: Sendable {
         async throws -> [WriterFolder]
     {
         let runID = pending.runID
-        // The earliest start any process of the run reported (the service keeps the earliest anyway).
-        // and the device a process reported (one whose tests launched no app saw none).
-        let reported = (folders + pending.writers).compactMap { try? $0.run() }
+        // The earliest start any process of the run reported (the service keeps the earliest anyway),
+        // with the device one of them reported (a process whose tests launched no app saw none).
+        let reported = pending.writers.compactMap { try? $0.run() }
         if var run = reported.min(by: { $0.startedAt < $1.startedAt }) {
             if run.device == nil, let withDevice = reported.first(where: { $0.device != nil }) {
                 run.device = withDevice.device
