@@ -79,12 +79,12 @@ let package = Package(
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
         .executableTarget(name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/flaky.sh
 
-        // Release benchmark of the reporter's overhead and capture cost (scripts/bench/reporter.sh).
+        // Release benchmark of the reporter's overhead, capture cost and live-upload latency (scripts/bench/reporter.sh, live.sh).
         .executableTarget(
             name: "reporter-bench",
             dependencies: [
-                "FailscopeReporter", "FailscopeSimulatedScreen", "FailscopeClient", "DemoApp", "SimulatedUI",
-                "ScreenRaster",
+                "FailscopeReporter", "FailscopeSimulatedScreen", "FailscopeClient", "FailscopeModel", "DemoApp",
+                "SimulatedUI", "ScreenRaster",
             ]
         ),
         .executableTarget(
