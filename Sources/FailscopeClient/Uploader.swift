@@ -138,10 +138,11 @@ public struct Uploader: Sendable {
     /// Replays the journal of a folder whose process ended, and finishes it at its last write when
     /// the process did not say its tests ended (it crashed, or ended before its first test did).
     private func recoverEndedProcess(_ folder: WriterFolder) throws -> Int {
+        let lastSeenWorking = folder.lastWritten ?? folder.folderChanged  // before the replay writes a file
         let crashed = try folder.recoverJournal()
-        if folder.finish() == nil, let last = folder.lastWritten ?? folder.folderChanged {
+        if folder.finish() == nil, let lastSeenWorking {
             try AtomicFile.write(
-                try WireCoding.encoder().encode(RunFinish(finishedAt: last)), to: folder.finishFile)
+                try WireCoding.encoder().encode(RunFinish(finishedAt: lastSeenWorking)), to: folder.finishFile)
         }
         return crashed
     }

@@ -10,6 +10,7 @@ final class InMemoryIngestAPI: IngestAPI, @unchecked Sendable {
     private(set) var results: [String: [String: TestResult]] = [:]
     private(set) var artifacts: [String: Data] = [:]
     private(set) var finished: Set<String> = []
+    private(set) var finishTimes: [String: Date] = [:]
     private(set) var requests = 0
     /// Requests still to refuse as if the service were down.
     var failuresToInject = 0
@@ -54,7 +55,10 @@ final class InMemoryIngestAPI: IngestAPI, @unchecked Sendable {
 
     func finishRun(runID: String, finish: RunFinish) async throws {
         try request()
-        lock.withLock { _ = finished.insert(runID) }
+        lock.withLock {
+            finished.insert(runID)
+            finishTimes[runID] = finish.finishedAt
+        }
     }
 
     func dashboardURL(runID: String) -> String { "memory://runs/\(runID)" }

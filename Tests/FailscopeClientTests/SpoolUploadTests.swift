@@ -191,8 +191,12 @@ final class SpoolUploadTests: XCTestCase {
         writer = nil  // the process ends: its lock is free
 
         let api = InMemoryIngestAPI()
+        try await Task.sleep(nanoseconds: 20_000_000)  // the upload later than the crash, past file-time granularity
+        let uploadStarted = Date()
         let report = await Uploader(api: api, spool: spool).upload()
         XCTAssertEqual(report.crashedTests, 1, "the ended test is sent as it ended")
+        XCTAssertLessThan(
+            try XCTUnwrap(api.finishTimes["crashed"]), uploadStarted, "finished when the process was last seen, not now")
         XCTAssertEqual(report.results, 2)
         XCTAssertEqual(report.finishedRuns, 1, "a crashed process's part of the run is finished at its last write")
         XCTAssertEqual(report.remainingFiles, 0)
