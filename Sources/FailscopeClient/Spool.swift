@@ -80,6 +80,16 @@ public struct Spool: Sendable {
         return attributes?[.modificationDate] as? Date
     }
 
+    /// Marks run `runID` unreachable unless a process of the run did: `true` when this call made the
+    /// mark (its process goes on retrying; the others, finding the mark, give up at once).
+    public func claimUnreachableMark(runID: String) -> Bool {
+        try? FileManager.default.createDirectory(at: folder(of: runID), withIntermediateDirectories: true)
+        let descriptor = open(unreachableMark(of: runID).path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        return true
+    }
+
     /// Records that the service could not be reached for run `runID` (or clears the mark), so that
     /// the run's other processes keep their results in the spool without waiting out the retries.
     public func markUnreachable(runID: String, _ unreachable: Bool) {

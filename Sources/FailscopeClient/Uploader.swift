@@ -12,10 +12,11 @@ import Foundation
 /// last write. The service keeps a run's earliest start and latest finish, so processes may report
 /// in any order.
 ///
-/// Failed requests are retried with exponential backoff until `deadline`; a run whose request
-/// still fails is left in the spool and the uploader goes on with the next run. When the service
-/// cannot be reached, the run is marked (`Spool.markUnreachable`) so that its other processes, with
-/// `honoursUnreachableMark`, try once instead of waiting out the retries.
+/// Failed requests are retried with exponential backoff within a `RetryBudget`; a run whose request
+/// still fails is left in the spool and the uploader goes on with the next run. With
+/// `honoursUnreachableMark`, the first process of a run to find the service unreachable marks the run
+/// (`Spool.claimUnreachableMark`) and goes on retrying; the run's other processes give up at their
+/// first failure, or try once when the mark is there before they start; a success clears it.
 public struct Uploader: Sendable {
     /// What an upload did.
     public struct Report: Sendable, Equatable {
@@ -75,14 +76,16 @@ public struct Uploader: Sendable {
         let started = Date()
         for run in pending {
             let marked = honoursUnreachableMark && spool.unreachableSince(runID: run.runID) != nil
-            let deadline = marked ? started : started.addingTimeInterval(retryWindow)
-            await upload(run, ownFolder: ownFolder, deadline: deadline, report: &report)
+            let budget = RetryBudget(
+                deadline: marked ? started : started.addingTimeInterval(retryWindow),
+                claimLead: honoursUnreachableMark ? { [spool] in spool.claimUnreachableMark(runID: run.runID) } : nil)
+            await upload(run, ownFolder: ownFolder, budget: budget, report: &report)
             spool.removeIfEmpty(runID: run.runID)
         }
         return report
     }
 
-    private func upload(_ pending: Spool.PendingRun, ownFolder: WriterFolder?, deadline: Date, report: inout Report)
+    private func upload(_ pending: Spool.PendingRun, ownFolder: WriterFolder?, budget: RetryBudget, report: inout Report)
         async
     {
         report.runs.append(pending.runID)
@@ -105,7 +108,7 @@ public struct Uploader: Sendable {
         }
         guard !folders.isEmpty else { return }
         do {
-            let delivered = try await send(pending, folders.map(\.folder), deadline: deadline, report: &report)
+            let delivered = try await send(pending, folders.map(\.folder), budget: budget, report: &report)
             for folder in delivered {
                 if folder == ownFolder {
                     report.ownFolderDelivered = true  // its writer removes it: it may be writing again
@@ -149,7 +152,7 @@ public struct Uploader: Sendable {
 
     /// Sends the run, then `folders`' artifacts and results, then the latest finish of those whose
     /// process said its tests ended; returns the folders delivered whole (sent, finished).
-    private func send(_ pending: Spool.PendingRun, _ folders: [WriterFolder], deadline: Date, report: inout Report)
+    private func send(_ pending: Spool.PendingRun, _ folders: [WriterFolder], budget: RetryBudget, report: inout Report)
         async throws -> [WriterFolder]
     {
         let runID = pending.runID
@@ -161,30 +164,30 @@ public struct Uploader: Sendable {
                 run.device = withDevice.device
                 run.osVersion = withDevice.osVersion
             }
-            try await retrying(until: deadline) { try await api.putRun(run) }
+            try await retrying(within: budget) { try await api.putRun(run) }
         }
         for folder in folders {
-            try await sendArtifacts(of: folder, deadline: deadline, report: &report)
-            try await sendResults(of: folder, runID: runID, deadline: deadline, report: &report)
+            try await sendArtifacts(of: folder, budget: budget, report: &report)
+            try await sendResults(of: folder, runID: runID, budget: budget, report: &report)
         }
         let done = folders.filter { $0.remainingFileCount == 0 && $0.finish() != nil }
         if let finish = done.compactMap({ $0.finish() }).max(by: { $0.finishedAt < $1.finishedAt }) {
-            try await retrying(until: deadline) { try await api.finishRun(runID: runID, finish: finish) }
+            try await retrying(within: budget) { try await api.finishRun(runID: runID, finish: finish) }
             report.finishedRuns += 1
         }
         return done
     }
 
-    private func sendArtifacts(of folder: WriterFolder, deadline: Date, report: inout Report) async throws {
+    private func sendArtifacts(of folder: WriterFolder, budget: RetryBudget, report: inout Report) async throws {
         for file in folder.artifactFiles {
             let sha256 = file.deletingPathExtension().lastPathComponent
-            let exists = try await retrying(until: deadline) { try await api.artifactExists(sha256: sha256) }
+            let exists = try await retrying(within: budget) { try await api.artifactExists(sha256: sha256) }
             if exists {
                 report.artifactsSkipped += 1
             } else {
                 let data = try Data(contentsOf: file)
                 let type = file.pathExtension == "png" ? "image/png" : "application/json"
-                try await retrying(until: deadline) {
+                try await retrying(within: budget) {
                     try await api.putArtifact(sha256: sha256, data: data, contentType: type)
                 }
                 report.artifactsSent += 1
@@ -193,7 +196,7 @@ public struct Uploader: Sendable {
         }
     }
 
-    private func sendResults(of folder: WriterFolder, runID: String, deadline: Date, report: inout Report)
+    private func sendResults(of folder: WriterFolder, runID: String, budget: RetryBudget, report: inout Report)
         async throws
     {
         for file in folder.resultFiles {
@@ -210,7 +213,7 @@ public struct Uploader: Sendable {
             var start = 0
             while start < results.count {
                 let batch = ResultBatch(results: Array(results[start..<min(start + batchSize, results.count)]))
-                try await retrying(until: deadline) { try await api.postResults(runID: runID, batch: batch) }
+                try await retrying(within: budget) { try await api.postResults(runID: runID, batch: batch) }
                 start += batch.results.count
             }
             report.results += results.count
@@ -218,8 +221,8 @@ public struct Uploader: Sendable {
         }
     }
 
-    /// Runs `body` until it succeeds, retrying retryable errors with backoff while time remains.
-    private func retrying<T>(until deadline: Date, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body` until it succeeds, retrying retryable errors with backoff while `budget` allows.
+    private func retrying<T>(within budget: RetryBudget, _ body: () async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
@@ -228,10 +231,33 @@ public struct Uploader: Sendable {
                 throw error
             } catch {
                 let delay = backoff.delay(forAttempt: attempt)
-                guard Date().addingTimeInterval(delay) < deadline else { throw error }
+                guard budget.allowsRetry(after: delay) else { throw error }
                 await Backoff.pause(delay)
                 attempt += 1
             }
         }
+    }
+}
+
+/// How long one run's upload may retry: until its deadline and, where the run can be marked
+/// unreachable, only in the process that marked it first (`Spool.claimUnreachableMark`); a process
+/// that finds the mark made by another gives up at its first failure, so that of many processes of a
+/// run (`swift test --parallel`) that find the service down at once, one waits out the retries.
+final class RetryBudget: @unchecked Sendable {
+    let deadline: Date
+    private let claimLead: (() -> Bool)?
+    private var leads = false
+
+    init(deadline: Date, claimLead: (() -> Bool)?) {
+        self.deadline = deadline
+        self.claimLead = claimLead
+    }
+
+    /// Whether a retry after `delay` seconds is allowed.
+    func allowsRetry(after delay: Double) -> Bool {
+        guard Date().addingTimeInterval(delay) < deadline else { return false }
+        guard let claimLead else { return true }
+        if !leads { leads = claimLead() }
+        return leads
     }
 }

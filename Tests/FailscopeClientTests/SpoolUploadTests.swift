@@ -1,4 +1,4 @@
-import FailscopeClient
+@testable import FailscopeClient
 import FailscopeModel
 import Foundation
 import XCTest
@@ -230,6 +230,20 @@ final class SpoolUploadTests: XCTestCase {
         XCTAssertEqual(back.results, 1, "the service is back: everything goes")
         XCTAssertNil(spool.unreachableSince(runID: "down"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: spool.folder(of: "down").path))
+    }
+
+    func testOfProcessesThatFindTheServiceDownAtOnceOneWaitsOutTheRetries() {
+        // Two processes of one run fail their first request at the same moment.
+        let claim = { [spool] in spool!.claimUnreachableMark(runID: "down-at-once") }
+        let first = RetryBudget(deadline: Date().addingTimeInterval(60), claimLead: claim)
+        let second = RetryBudget(deadline: Date().addingTimeInterval(60), claimLead: claim)
+        XCTAssertTrue(first.allowsRetry(after: 0.1), "the first to mark the run retries")
+        XCTAssertFalse(second.allowsRetry(after: 0.1), "the other finds the mark and keeps its results spooled")
+        XCTAssertTrue(first.allowsRetry(after: 0.2), "the leader goes on")
+        XCTAssertNotNil(spool.unreachableSince(runID: "down-at-once"))
+        XCTAssertFalse(
+            RetryBudget(deadline: Date().addingTimeInterval(0.05), claimLead: nil).allowsRetry(after: 0.1),
+            "never past the deadline")
     }
 
     func testFilesOfTheOlderOneFolderLayoutAreDelivered() async throws {
