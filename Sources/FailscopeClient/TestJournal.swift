@@ -50,9 +50,10 @@ public enum TestJournal {
 
     /// The same key for a result as the service lists it.
     public static func key(of result: ResultSummary) -> String {
-        key(of: TestResult(
-            suite: result.suite, name: result.name, arguments: result.arguments, attempt: result.attempt,
-            status: result.status))
+        key(
+            of: TestResult(
+                suite: result.suite, name: result.name, arguments: result.arguments, attempt: result.attempt,
+                status: result.status))
     }
 
     /// The results a journal holds that are not among `stored` (keys from `key(of:)`): the ended

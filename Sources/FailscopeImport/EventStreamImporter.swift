@@ -228,7 +228,7 @@ struct EventStreamBuilder {
     }
 
     /// `Module.Suite/Inner/func()/File.swift:5:3` → suite `Suite.Inner` (without the module, as the reporter
-    /// names it), name `func()`; a free function `Module/func()/…` → suite `Module`.
+    /// names it), name `func()`; a free function `Module.func()/…` → suite `Module`, as the reporter names it.
     static func split(_ id: String) -> (suite: String, name: String) {
         var parts = id.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if let last = parts.last, parts.count > 1, last.split(separator: ":").count >= 2,
@@ -236,7 +236,13 @@ struct EventStreamBuilder {
         {
             parts.removeLast()
         }
-        guard parts.count > 1 else { return ("", parts.first ?? id) }
+        guard parts.count > 1 else {
+            let only = parts.first ?? id
+            // A free function: its module, then the function (whose parameters may hold dots: split before them).
+            let head = only.prefix { $0 != "(" }
+            guard let dot = head.firstIndex(of: ".") else { return ("", only) }
+            return (String(only[..<dot]), String(only[only.index(after: dot)...]))
+        }
         let name = parts.removeLast()
         parts[0] = ReportIdentity.suite(parts[0], hasModulePrefix: true)
         return (parts.joined(separator: "."), name)

@@ -77,7 +77,7 @@ public struct FailscopeTrait: TestTrait, SuiteTrait, TestScoping {
         let parts = arguments.compactMap { argument -> String? in
             guard let value = child(argument, "value") else { return nil }
             let name = child(argument, "parameter").flatMap { child($0, "firstName") as? String }
-            let text = value is String ? "\"\(value)\"" : String(describing: value)
+            let text = String(describingForTest: value)  // as Swift Testing names the case in its event stream
             return name.map { "\($0): \(text)" } ?? text
         }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")

@@ -1,7 +1,8 @@
-@testable import FailscopeClient
 import FailscopeModel
 import Foundation
 import XCTest
+
+@testable import FailscopeClient
 
 final class SpoolUploadTests: XCTestCase {
     private var directory: URL!
@@ -196,7 +197,8 @@ final class SpoolUploadTests: XCTestCase {
         let report = await Uploader(api: api, spool: spool).upload()
         XCTAssertEqual(report.crashedTests, 1, "the ended test is sent as it ended")
         XCTAssertLessThan(
-            try XCTUnwrap(api.finishTimes["crashed"]), uploadStarted, "finished when the process was last seen, not now")
+            try XCTUnwrap(api.finishTimes["crashed"]), uploadStarted, "finished when the process was last seen, not now"
+        )
         XCTAssertEqual(report.results, 2)
         XCTAssertEqual(report.finishedRuns, 1, "a crashed process's part of the run is finished at its last write")
         XCTAssertEqual(report.remainingFiles, 0)

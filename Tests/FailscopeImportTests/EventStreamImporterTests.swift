@@ -92,5 +92,10 @@ final class EventStreamImporterTests: XCTestCase {
         XCTAssertEqual(EventStreamBuilder.split("Mod.Outer/Inner/f()/F.swift:3:4").suite, "Outer.Inner")
         XCTAssertEqual(EventStreamBuilder.split("Mod.Outer/Inner/f()/F.swift:3:4").name, "f()")
         XCTAssertEqual(EventStreamBuilder.split("Mod/free()/F.swift:3:4").suite, "Mod")
+        // Swift Testing writes a free function's id as `Module.function()/File.swift:line:column`: its suite
+        // is its module, as the reporter's trait names it.
+        XCTAssertEqual(EventStreamBuilder.split("MyLibTests.tracedFree()/TraitTests.swift:12:2").suite, "MyLibTests")
+        XCTAssertEqual(EventStreamBuilder.split("MyLibTests.tracedFree()/TraitTests.swift:12:2").name, "tracedFree()")
+        XCTAssertEqual(EventStreamBuilder.split("M.scale(by:)/F.swift:1:1").name, "scale(by:)")
     }
 }
