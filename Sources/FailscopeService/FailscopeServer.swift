@@ -15,7 +15,8 @@ public final class FailscopeServer: Sendable {
 
     /// Opens the store in `dataDirectory` and starts listening on `host:port`.
     ///
-    /// - Throws: `MigrationError` (the database is refused), `SQLiteError`, `HTTPServerError` (port in use).
+    /// - Throws: `MigrationError` (the database is refused), `StoreError.unavailable` (the database cannot
+    ///   be opened), `HTTPServerError` (port in use).
     public init(
         dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080, threadCount: Int = 4,
         configuration: ServiceConfiguration

@@ -58,6 +58,9 @@ let overview = """
         var arguments = try command.parse(words)
         let code = try await command.run(&arguments)
         return code
+    } catch let error as CommandError {
+        printError("Error: \(error)")
+        return error.exitCode
     } catch let error as UsageError {
         printError("Error: \(error)\n\(command.usage.split(separator: "\n").first ?? "")")
         return 64

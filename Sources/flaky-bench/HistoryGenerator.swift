@@ -1,5 +1,5 @@
 import FailscopeModel
-import FailscopeStore
+@_spi(Engine) import FailscopeStore
 import Foundation
 
 /// Fills a store with a realistic UI-test history by direct SQL in big transactions, and the flaky

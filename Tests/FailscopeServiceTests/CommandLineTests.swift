@@ -23,6 +23,20 @@ final class CommandLineTests: XCTestCase {
         )
     }
 
+    func testADatabaseThatCannotBeOpenedExitsWith69() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        // A folder where the database file should be: SQLite cannot open it.
+        try FileManager.default.createDirectory(
+            at: data.appendingPathComponent(FailscopeStore.databaseFileName), withIntermediateDirectories: true)
+        for command in [["migrate"], ["gc", "--keep-days", "3"], ["serve", "--port", "0"]] {
+            let outcome = try run(command + ["--data", data.path])
+            XCTAssertEqual(outcome.status, 69, "\(command): \(outcome.error)")
+            XCTAssertTrue(outcome.error.contains("the database is unavailable"), outcome.error)
+            XCTAssertFalse(outcome.error.contains(data.path), "no path in the message: \(outcome.error)")
+        }
+    }
+
     func testMigrateGCAndRunsOnADataFolder() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }

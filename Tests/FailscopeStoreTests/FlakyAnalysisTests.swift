@@ -1,7 +1,7 @@
 import FailscopeModel
 import XCTest
 
-@testable import FailscopeStore
+@_spi(Engine) @testable import FailscopeStore
 
 /// Each rule of docs/flaky.md against histories ingested through the store's real ingest path, with
 /// the exact sets the rules must produce.

@@ -1,7 +1,7 @@
 import FailscopeModel
 import XCTest
 
-@testable import FailscopeStore
+@_spi(Engine) @testable import FailscopeStore
 
 /// The summary tables kept by ingest equal what the migration's populate statements compute from
 /// `results`, also after out-of-order results and a run whose branch, commit and device changed.

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// - Throws (init): `StoreError.invalid` when the folder has no database, when `Migrator` refuses it (migrated by
 ///   a newer Failscope, a changed migration), or when migrations are pending (run `failscope migrate`);
-///   `SQLiteError` when it cannot be opened.
+///   `StoreError.unavailable` when it cannot be opened.
 public final class FlakyReader {
     private let db: Database
 
@@ -15,25 +15,30 @@ public final class FlakyReader {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.invalid("no Failscope database at \(path)")
         }
-        db = try Database(path: path, mode: .readOnly)
+        db = try SQLiteError.translating { try Database(path: path, mode: .readOnly) }
         // The summaries' layout is the newest migration's: the Migrator's checks (a database from a newer
         // binary, a changed migration) apply, and pending migrations need `failscope migrate`, which a
         // read-only reader must not run.
         let pending: [Migration]
         do {
-            pending = try Migrator(migrations: Migration.embedded).pendingMigrations(in: db)
+            pending = try SQLiteError.translating {
+                try Migrator(migrations: Migration.embedded).pendingMigrations(in: db)
+            }
         } catch let error as MigrationError {
             throw StoreError.invalid("the database at \(path) cannot be read: \(error)")
         }
         guard pending.isEmpty else {
-            throw StoreError.invalid("the database at \(path) predates the current flaky summaries: run 'failscope migrate'")
+            throw StoreError.invalid(
+                "the database at \(path) predates the current flaky summaries: run 'failscope migrate'")
         }
     }
 
     /// `FailscopeStore.flakyTests` on this folder.
     public func flakyTests(_ query: FailscopeStore.FlakyQuery) throws -> FlakyReport {
         let window = try FlakyWindow(query)
-        return try db.transaction(.deferred) { try FailscopeStore.flakyTests(db, window) }
+        return try SQLiteError.translating {
+            try db.transaction(.deferred) { try FailscopeStore.flakyTests(db, window) }
+        }
     }
 
     /// `FailscopeStore.flakyPages` on this folder.
@@ -42,6 +47,8 @@ public final class FlakyReader {
         query.page = nil
         query.suite = nil
         let window = try FlakyWindow(query)
-        return try db.transaction(.deferred) { try FailscopeStore.flakyPages(db, window) }
+        return try SQLiteError.translating {
+            try db.transaction(.deferred) { try FailscopeStore.flakyPages(db, window) }
+        }
     }
 }

@@ -93,7 +93,7 @@ enum FlakyCommand: Command {
                 print(json ? String(decoding: try encoder.encode(report), as: UTF8.self) : FlakyTable.tests(report))
             }
         } catch let error as StoreError {
-            throw CommandError("\(error)")
+            throw CommandError(store: error)
         }
         return 0
     }

@@ -27,7 +27,7 @@ enum GCCommand: Command {
             defer { store.close() }
             report = try store.collectGarbage(keepDays: keepDays)
         } catch {
-            throw CommandError("\(error)")
+            throw CommandError(store: error)
         }
         print(
             """

@@ -26,12 +26,12 @@ enum MigrateCommand: Command {
         do {
             store = try FailscopeStore(directory: data)
         } catch {
-            throw CommandError("\(error)")
+            throw CommandError(store: error)
         }
         defer { store.close() }
         if !existed { print("Created a new database at \(path)") }
         if store.appliedMigrations.isEmpty {
-            print("Database is up to date (\(Migration.embedded.last?.name ?? "no migrations")).")
+            print("Database is up to date (\(store.schemaVersion)).")
         } else {
             for name in store.appliedMigrations { print("Applied \(name)") }
         }

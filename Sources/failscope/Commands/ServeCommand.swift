@@ -23,7 +23,8 @@ enum ServeCommand: Command {
                                   'failscope gc' without VACUUM. (default: keep everything;
                                   env FAILSCOPE_RETENTION_DAYS)
 
-          Migrations are applied at start; a database that cannot be trusted stops the service.
+          Migrations are applied at start; a database that cannot be trusted stops the service (exit 1),
+          one that cannot be reached too (exit 69).
           SIGINT or SIGTERM stop it gracefully (in-flight requests finish, the database is closed).
         """
 
@@ -67,7 +68,7 @@ enum ServeCommand: Command {
                 configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
             )
         } catch {
-            throw CommandError("cannot start: \(error)")
+            throw CommandError(store: error, "cannot start: ")
         }
         let signals = server.installSignalHandlers { number in
             printError("failscope serve: signal \(number), finishing in-flight requests")
