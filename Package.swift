@@ -55,7 +55,12 @@ let package = Package(
         .target(name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"], swiftSettings: optimizedInDebug),
 
         // The service.
-        .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
+        .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite", "SQLiteMigrations"]),
+        // Each engine's SQL, embedded in the binary (Migrations/README.md).
+        .target(
+            name: "SQLiteMigrations", path: "Migrations/sqlite",
+            resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .executableTarget(
             name: "http-bench", dependencies: ["HTTPServer", "FailscopeService", "FailscopeStore", "FailscopeModel"]

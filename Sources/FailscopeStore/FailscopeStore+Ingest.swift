@@ -312,12 +312,11 @@ extension FailscopeStore {
     }
 
     /// The `tests.key` of each test of a batch (`tests`: id and the result that names it, in batch order):
-    /// one lookup for the batch's stored tests, then each new test stored with the next key (0011: tests are
+    /// one lookup for the batch's stored tests, then each new test stored with the next key (tests are
     /// numbered in the order they are first stored, so one upload's tests have neighbouring keys). Runs in the
     /// write transaction, so no other writer numbers tests meanwhile.
     ///
-    /// - Throws: `StoreError.invalid` for a stored test without a key (a database 0011 has not numbered),
-    ///   `.busy` / `.unavailable` / `.storageFull`.
+    /// - Throws: `StoreError.busy` / `.unavailable` / `.storageFull`.
     private static func storeTests(
         _ db: Database, project: String, _ tests: [(id: String, result: TestResult)], firstSeenAt: Int64
     ) throws -> [String: Int64] {
@@ -325,13 +324,10 @@ extension FailscopeStore {
         for test in tests { ids.append([.text(test.id)]) }
         var keys: [String: Int64] = [:]
         keys.reserveCapacity(tests.count)
-        for (id, key) in try db.query(
-            """
-            SELECT t.id, t.key FROM json_each(?1) j JOIN tests t ON t.id = json_extract(j.value, '$[0]')
-            """, [ids.json], row: { ($0.string(0), $0.optionalInt(1)) })
-        {
-            guard let key else { throw StoreError.invalid("test \(id) has no key: run 'failscope migrate'") }
-            keys[id] = Int64(key)
+        try db.withStatement(
+            "SELECT t.id, t.key FROM json_each(?1) j JOIN tests t ON t.id = json_extract(j.value, '$[0]')", [ids.json]
+        ) { row in
+            while try row.step() { keys[row.string(0)] = row.int64(1) }
         }
         guard tests.contains(where: { keys[$0.id] == nil }) else { return keys }
         var next = try db.queryFirst("SELECT coalesce(max(key), 0) FROM tests", row: { $0.int64(0) }) ?? 0

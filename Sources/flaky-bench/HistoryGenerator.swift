@@ -3,7 +3,7 @@ import FailscopeModel
 import Foundation
 
 /// Fills a store with a realistic UI-test history by direct SQL in big transactions, and the flaky
-/// summary tables from the same stream in memory (`SummaryAccumulator`; the migration's statements take
+/// summary tables from the same stream in memory (`SummaryAccumulator`; flaky_summaries.sql takes
 /// minutes at 10M results). `flaky-bench generate --verify` checks them against
 /// `FailscopeStore.rebuildFlakySummaries`.
 ///

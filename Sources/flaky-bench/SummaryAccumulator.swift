@@ -1,10 +1,10 @@
-import FailscopeStore
+@_spi(Engine) import FailscopeStore
 import Foundation
 
-/// Builds the rows of the flaky summary tables (Migrations/0002_flaky_summaries.sql, as 0003, 0005, 0007,
-/// 0009, 0010 and 0011 redefine them; every generated result has a device; test `i` has `tests.key` i + 1)
-/// from the generator's results as they are produced in time order, and writes them sorted by primary key.
-/// The same rows as the migration's populate statements (`flaky-bench generate --verify` checks).
+/// Builds the rows of the flaky summary tables (Migrations/sqlite/0001_baseline.sql; every generated result
+/// has a device; test `i` has `tests.key` i + 1) from the generator's results as they are produced in time
+/// order, and writes them sorted by primary key. The same rows as flaky_summaries.sql computes
+/// (`flaky-bench generate --verify` checks).
 final class SummaryAccumulator {
     private let testIDs: [String]
     private let suites: [String]
@@ -109,7 +109,7 @@ final class SummaryAccumulator {
     }
 
     private func flushDay() {
-        // Per key and day, the counts before the day (0009).
+        // Per key and day, the counts before the day .
         for (key, today) in todayOutcomes {
             let before = totals[key] ?? (0, 0)
             testDayRows.append((key, day, before.passes, before.fails))
@@ -191,7 +191,7 @@ final class SummaryAccumulator {
         func order(_ key: PageKey) -> (Int, Int, Int, String) {
             (testRank[Int(key.test)], branchRank[Int(key.branch)], deviceRank[Int(key.device)], pages[Int(key.page)])
         }
-        // Tables keyed by tests.key (0011): test i has key i + 1.
+        // Tables keyed by tests.key : test i has key i + 1.
         func keyOrder(_ key: TestKey) -> (Int32, Int, Int) {
             (key.test, branchRank[Int(key.branch)], deviceRank[Int(key.device)])
         }
@@ -273,9 +273,11 @@ final class SummaryAccumulator {
                     site.count, site.last,
                 ])
         }
-        // The per-device breakdown of the all-devices page rows: the migration's own statements over the
+        // The per-device breakdown of the all-devices page rows: flaky_summaries.sql's own statements over the
         // per-device rows written above.
-        for statement in Self.populateStatements where statement.hasPrefix("UPDATE") { try db.execute(statement) }
+        for statement in FailscopeStore.flakySummaryStatements where statement.hasPrefix("UPDATE") {
+            try db.execute(statement)
+        }
         for (key, counts) in pageDays {
             try db.run(
                 """
@@ -288,17 +290,6 @@ final class SummaryAccumulator {
                 ])
         }
     }
-
-    /// The "-- populate" statements of the newest migration that has them.
-    private static let populateStatements: [String] = {
-        guard
-            let sql = Migration.embedded.reversed().lazy.compactMap({ migration in
-                migration.sql.range(of: "\n-- populate\n").map { String(migration.sql[$0.upperBound...]) }
-            }).first
-        else { return [] }
-        return sql.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .filter { !$0.isEmpty }
-    }()
 
     /// The position of each name in the sorted names (SQLite's BINARY order is byte order = UTF-8 order).
     private static func ranks(_ names: [String]) -> [Int] {

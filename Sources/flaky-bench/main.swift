@@ -66,7 +66,7 @@ case "generate":
         flakyTests: summary.flakyTests, pages: pages)
     try WireCoding.encoder().encode(generated).write(to: directory.appendingPathComponent("generated.json"))
     if arguments.contains("--verify") {
-        // The accumulated summaries must equal the migration's populate statements over the same results.
+        // The accumulated summaries must equal flaky_summaries.sql's statements over the same results.
         let check = try FailscopeStore(directory: directory)
         defer { check.close() }
         let accumulated = try check.flakySummaryRows()

@@ -35,7 +35,7 @@ extension FailscopeStore {
     }
 
     /// The flaky tests and broken tests of the window (docs/flaky.md), reading only summary rows of
-    /// tests that failed in the window (`Migrations/0002_flaky_summaries.sql`).
+    /// tests that failed in the window (`Migrations/sqlite/0001_baseline.sql`).
     ///
     /// An unknown page, project, branch or device gives empty lists.
     /// - Throws: `StoreError.invalid` for days outside 1...365 or a policy out of range,
@@ -219,11 +219,15 @@ struct FlakyWindow {
 }
 extension FailscopeStore {
     /// Recomputes every flaky summary table from `results` in one transaction (after a bulk load that
-    /// bypassed `addResults`, or as a repair), with the "-- populate" statements of the newest migration
-    /// that has them (0011).
+    /// bypassed `addResults`, or as a repair), with the statements of
+    /// `Migrations/sqlite/flaky_summaries.sql`.
     public func rebuildFlakySummaries() throws {
         try write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
     }
+
+    /// The statements that compute every flaky summary table from `results` (the SQLite engine's
+    /// `flaky_summaries.sql`), for the benchmark's generator, which computes most tables itself.
+    @_spi(Engine) public static var flakySummaryStatements: [String] { FlakySummaries.populateStatements }
 
     /// Every row of every flaky summary table, by table name, each table sorted by all its columns: what
     /// checks compare to show that ingest keeps exactly what `rebuildFlakySummaries()` computes.

@@ -55,8 +55,6 @@ public struct Migrator: Sendable {
     ///   migration is rolled back; earlier ones stay applied).
     @discardableResult
     public func migrate(_ database: Database) throws -> [String] {
-        // The SQL functions migrations call (0007's populate statements).
-        try FlakySummaries.registerFunctions(database)
         try database.execute(Self.createTable)
         var appliedNow: [String] = []
         for migration in try pendingMigrations(in: database) {

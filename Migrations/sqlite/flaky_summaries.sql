@@ -1,3 +1,10 @@
+-- The flaky summary tables of 0001_baseline.sql computed from `results`: every table is emptied, then
+-- these statements fill it (FailscopeStore.rebuildFlakySummaries, gc after deleting runs, the flaky
+-- benchmark's generator). Ingest keeps the same rows incrementally; FlakySummaryTests checks they agree.
+-- Not a migration: it changes with the summaries' definition, alongside the migration that changes them.
+-- failscope_outcome_pack(ran_at, id, failed, commit_sha) is an aggregate the store registers on its
+-- connections: the OutcomePack of the group's newest 64 results.
+
 INSERT INTO flaky_outcomes (test_key, branch, device, newest_result_id, outcomes, passes, fails)
 SELECT test_key, branch, device, max(newest), failscope_outcome_pack(ran_at, id, failed, commit_sha),
     sum(1 - failed), sum(failed) FROM (
