@@ -1,7 +1,8 @@
 import Foundation
 
-/// Applies `Migration`s in order, each in its own `BEGIN IMMEDIATE` transaction that also records
-/// its name and checksum in `schema_migrations`, and refuses a database it cannot trust.
+/// Applies `Migration`s in order, each in its own transaction that excludes other migrators (SQLite:
+/// `BEGIN IMMEDIATE`; PostgreSQL: an advisory lock) and also records its name and checksum in
+/// `schema_migrations`, and refuses a database it cannot trust. The same rules for every engine.
 ///
 /// Modeled on GRDB's `DatabaseMigrator` (append-only, recorded in the same transaction). Refusals
 /// (`MigrationError`): an applied migration whose SQL changed, an applied migration this binary does
@@ -28,20 +29,14 @@ public struct Migrator: Sendable {
 
     /// The migrations recorded as applied in `database`, in name order (empty for a new database). Only
     /// reads, so a read-only connection can check a database too.
-    public func appliedMigrations(in database: Database) throws -> [AppliedMigration] {
-        let recorded = try database.queryFirst(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'"
-        ) { _ in true } ?? false
-        guard recorded else { return [] }
-        return try database.query("SELECT name, checksum, applied_at FROM schema_migrations ORDER BY name") {
-            AppliedMigration(name: $0.string(0), checksum: $0.string(1), appliedAt: $0.string(2))
-        }
+    func appliedMigrations(in database: some MigrationConnection) throws -> [AppliedMigration] {
+        try database.recordedMigrations()
     }
 
     /// Checks the applied migrations against this binary's and returns those still to apply.
     ///
     /// - Throws: `MigrationError` when the database cannot be trusted, `SQLiteError` on I/O.
-    public func pendingMigrations(in database: Database) throws -> [Migration] {
+    func pendingMigrations(in database: some MigrationConnection) throws -> [Migration] {
         let applied = try appliedMigrations(in: database)
         try verify(applied)
         return Array(migrations.dropFirst(applied.count))
@@ -49,27 +44,27 @@ public struct Migrator: Sendable {
 
     /// Applies every pending migration; returns the names applied (empty when up to date).
     ///
-    /// Each migration runs in its own `BEGIN IMMEDIATE` transaction; the check is repeated inside
-    /// it, so two processes migrating at once apply each migration once.
-    /// - Throws: `MigrationError` (nothing is applied), `SQLiteError` from a migration's SQL (that
-    ///   migration is rolled back; earlier ones stay applied).
+    /// Each migration runs in its own exclusive transaction; the check is repeated inside it, so two
+    /// processes migrating at once apply each migration once.
+    /// - Throws: `MigrationError` (nothing is applied; `.failed` when a migration's SQL failed: that
+    ///   migration is rolled back, earlier ones stay applied), the engine's errors on I/O.
     @discardableResult
-    public func migrate(_ database: Database) throws -> [String] {
-        try database.execute(Self.createTable)
+    func migrate(_ database: some MigrationConnection) throws -> [String] {
+        try database.createMigrationTable()
         var appliedNow: [String] = []
         for migration in try pendingMigrations(in: database) {
-            let didApply = try database.transaction(.immediate) { () throws -> Bool in
+            let didApply = try database.inMigrationTransaction { () throws -> Bool in
                 let applied = try appliedMigrations(in: database)
                 try verify(applied)
                 guard !applied.contains(where: { $0.name == migration.name }) else { return false }
                 do {
-                    try database.execute(migration.sql)
-                } catch let error as SQLiteError {
-                    throw MigrationError.failed(name: migration.name, error: error)
+                    try database.executeScript(migration.sql)
+                } catch let error as MigrationError {
+                    throw error
+                } catch {
+                    throw MigrationError.failed(name: migration.name, message: "\(error)")
                 }
-                try database.run(
-                    "INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (?, ?, ?)",
-                    [migration.name, migration.checksum, ISO8601DateFormatter().string(from: Date())])
+                try database.record(migration, appliedAt: ISO8601DateFormatter().string(from: Date()))
                 return true
             }
             if didApply { appliedNow.append(migration.name) }
@@ -97,6 +92,7 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// The record of applied migrations, the same table in every engine.
     static let createTable = """
         CREATE TABLE IF NOT EXISTS schema_migrations (
             name TEXT PRIMARY KEY NOT NULL,
@@ -104,6 +100,44 @@ public struct Migrator: Sendable {
             applied_at TEXT NOT NULL
         )
         """
+}
+
+/// What the `Migrator` needs of a connection, in each engine's words.
+protocol MigrationConnection {
+    /// The rows of `schema_migrations` by name, empty when the table does not exist (only reads).
+    func recordedMigrations() throws -> [Migrator.AppliedMigration]
+    /// Creates `schema_migrations` when missing.
+    func createMigrationTable() throws
+    /// Runs `body` in one transaction that no other migrator runs beside; commits when it returns.
+    func inMigrationTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs a migration's SQL, several statements.
+    func executeScript(_ sql: String) throws
+    /// Records `migration` as applied, inside the migration's transaction.
+    func record(_ migration: Migration, appliedAt: String) throws
+}
+
+extension Database: MigrationConnection {
+    func recordedMigrations() throws -> [Migrator.AppliedMigration] {
+        let recorded = try queryFirst(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'"
+        ) { _ in true } ?? false
+        guard recorded else { return [] }
+        return try query("SELECT name, checksum, applied_at FROM schema_migrations ORDER BY name") {
+            Migrator.AppliedMigration(name: $0.string(0), checksum: $0.string(1), appliedAt: $0.string(2))
+        }
+    }
+
+    func createMigrationTable() throws { try execute(Migrator.createTable) }
+
+    func inMigrationTransaction<T>(_ body: () throws -> T) throws -> T { try transaction(.immediate, body) }
+
+    func executeScript(_ sql: String) throws { try execute(sql) }
+
+    func record(_ migration: Migration, appliedAt: String) throws {
+        try run(
+            "INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (?, ?, ?)",
+            [migration.name, migration.checksum, appliedAt])
+    }
 }
 
 /// Why the `Migrator` refused a database; the service stops with this message.
@@ -116,8 +150,8 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
     case databaseIsNewer(unknownMigrations: [String])
     /// A migration this binary has was skipped while a later one was applied.
     case outOfOrder(expected: String, found: String)
-    /// A migration's SQL failed; it was rolled back.
-    case failed(name: String, error: SQLiteError)
+    /// A migration's SQL failed (`message`: the engine's error); it was rolled back.
+    case failed(name: String, message: String)
 
     public var description: String {
         switch self {
@@ -131,8 +165,8 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
                 + "upgrade failscope or use a backup"
         case .outOfOrder(let expected, let found):
             "migration \(expected) was never applied but the later \(found) was; the database cannot be trusted"
-        case .failed(let name, let error):
-            "migration \(name) failed and was rolled back: \(error)"
+        case .failed(let name, let message):
+            "migration \(name) failed and was rolled back: \(message)"
         }
     }
 }

@@ -1,0 +1,232 @@
+import Foundation
+import Synchronization
+import XCTest
+
+@testable import FailscopeStore
+
+/// A schema of its own on the test server (`FAILSCOPE_TEST_POSTGRES_URL`, which `make test` and `.ci/run`
+/// start), dropped when the test ends. Without a server the test is skipped with one line, except in CI
+/// (`CI=true`), where it fails: the PostgreSQL tests never skip there.
+struct PostgresTestSchema {
+    /// The server URL with `search_path` set to the test's schema.
+    let url: String
+    private let base: String
+    private let name: String
+
+    init(file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let base = ProcessInfo.processInfo.environment["FAILSCOPE_TEST_POSTGRES_URL"], !base.isEmpty else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail(
+                    "CI=true but FAILSCOPE_TEST_POSTGRES_URL is not set: run the tests through make test", file: file,
+                    line: line)
+            }
+            throw XCTSkip("PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)")
+        }
+        self.base = base
+        name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try PostgresConnection(url: base, statementTimeoutMilliseconds: 10_000).execute("CREATE SCHEMA \(name)")
+        url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)"
+    }
+
+    func drop() {
+        try? PostgresConnection(url: base, statementTimeoutMilliseconds: 10_000).execute("DROP SCHEMA \(name) CASCADE")
+    }
+}
+
+/// The PostgreSQL engine's parts against a real server: migrations, parameters, concurrent writers,
+/// retries, the statement timeout, a lost connection.
+final class PostgresTests: XCTestCase {
+    private var schema: PostgresTestSchema!
+
+    override func setUpWithError() throws {
+        schema = try PostgresTestSchema()
+    }
+
+    override func tearDown() {
+        schema?.drop()
+    }
+
+    func testMigratesTheBaselineOnceAndRefusesAChangedOrNewerDatabase() throws {
+        let database = try PostgresDatabase(url: schema.url)
+        XCTAssertEqual(database.appliedMigrations, ["0001_baseline"])
+        let tables = try database.pool.withConnection { connection in
+            let rows = try connection.query(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
+            return (0..<rows.count).compactMap { rows.string($0, 0) }
+        }
+        XCTAssertEqual(
+            tables,
+            [
+                "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
+                "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results",
+                "runs", "schema_migrations", "tests", "trail_steps",
+            ], "the same tables as the SQLite baseline")
+        database.close()
+        XCTAssertEqual(try PostgresDatabase(url: schema.url).appliedMigrations, [], "a second open applies nothing")
+
+        let future = Migration(name: "9999_future", sql: "CREATE TABLE future (x BIGINT);")
+        try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: PostgresDatabase.migrations + [future]))
+            .close()
+        XCTAssertThrowsError(try PostgresDatabase(url: schema.url)) { error in
+            XCTAssertEqual(error as? MigrationError, .databaseIsNewer(unknownMigrations: ["9999_future"]))
+        }
+        let edited = Migration(name: "0001_baseline", sql: PostgresDatabase.migrations[0].sql + "\n-- edited")
+        XCTAssertThrowsError(try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: [edited, future]))) {
+            error in
+            guard case .changed(let name, _, _)? = error as? MigrationError else { return XCTFail("\(error)") }
+            XCTAssertEqual(name, "0001_baseline")
+        }
+    }
+
+    func testAFailingMigrationIsRolledBackAndNotRecorded() throws {
+        let good = Migration(name: "0001_good", sql: "CREATE TABLE a (x BIGINT);")
+        let bad = Migration(name: "0002_bad", sql: "CREATE TABLE b (x BIGINT); INSERT INTO nowhere VALUES (1);")
+        XCTAssertThrowsError(try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: [good, bad]))) {
+            error in
+            guard case .failed(let name, let message)? = error as? MigrationError else { return XCTFail("\(error)") }
+            XCTAssertEqual(name, "0002_bad")
+            XCTAssertTrue(message.contains("42P01"), message)
+        }
+        let connection = try PostgresConnection(url: schema.url, statementTimeoutMilliseconds: 10_000)
+        XCTAssertEqual(try connection.query("SELECT to_regclass('b') IS NULL").string(0, 0), "t", "b was rolled back")
+        XCTAssertEqual(try connection.recordedMigrations().map(\.name), ["0001_good"])
+    }
+
+    func testValuesAreBoundAsParametersAndComeBackUnchanged() throws {
+        let pool = try PostgresPool(url: schema.url)
+        defer { pool.close() }
+        let text = "O'Brien \"quoted\" \\ ; DROP TABLE t; -- ünïcødé 🚀"
+        let bytes: [UInt8] = [0, 1, 2, 0x5C, 0x78, 0xFF, 0x00]
+        let row = try pool.withConnection { connection in
+            try connection.execute("CREATE TABLE t (s TEXT, i BIGINT, r DOUBLE PRECISION, b BYTEA, n TEXT)")
+            try connection.query(
+                "INSERT INTO t VALUES ($1, $2, $3, $4, $5)",
+                [text, Int64.max, 0.1 + 0.2, SQLValue.blob(bytes), String?.none])
+            return try connection.query("SELECT s, i, r, b, n FROM t")
+        }
+        XCTAssertEqual(row.count, 1)
+        XCTAssertEqual(row.string(0, 0), text)
+        XCTAssertEqual(row.int64(0, 1), Int64.max)
+        XCTAssertEqual(row.double(0, 2), 0.1 + 0.2)
+        XCTAssertEqual(row.bytes(0, 3), bytes)
+        XCTAssertTrue(row.isNull(0, 4))
+    }
+
+    func testConcurrentWritersOfTheSameResultsStoreEachOnce() throws {
+        let database = try PostgresDatabase(url: schema.url)
+        defer { database.close() }
+        try database.pool.withConnection { connection in
+            try connection.query(
+                """
+                INSERT INTO runs (id, project, source, started_at, created_at, updated_at)
+                VALUES ('r1', 'Shop', 'reporter', 1, 1, 1)
+                """)
+            try connection.query(
+                "INSERT INTO tests (id, project, suite, name, first_seen_at) VALUES ('t1', 'Shop', 'S', 'n', 1)")
+        }
+        // Eight replicas upload the same 50 results at once (a retry through another replica).
+        let inserted = Mutex(0)
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            do {
+                let count = try database.pool.transaction { connection in
+                    var count = 0
+                    for key in 0..<50 {
+                        count += try connection.query(
+                            """
+                            INSERT INTO results (run_id, result_key, test_id, project, attempt, status, ran_at)
+                            VALUES ('r1', $1, 't1', 'Shop', 1, 'passed', 1) ON CONFLICT (run_id, result_key) DO NOTHING
+                            """, ["key-\(key)"]
+                        ).changes
+                    }
+                    return count
+                }
+                inserted.withLock { $0 += count }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        XCTAssertEqual(inserted.withLock { $0 }, 50, "each result acknowledged as new exactly once")
+        let stored = try database.pool.withConnection {
+            try $0.query("SELECT count(*), count(DISTINCT id) FROM results")
+        }
+        XCTAssertEqual(stored.int64(0, 0), 50)
+        XCTAssertEqual(stored.int64(0, 1), 50, "ids from the identity column, none shared")
+    }
+
+    func testSerializationFailuresAreRunAgain() throws {
+        let pool = try PostgresPool(url: schema.url, maximumConnectionCount: 8, maximumAttempts: 100)
+        defer { pool.close() }
+        try pool.withConnection {
+            try $0.execute("CREATE TABLE counter (n BIGINT NOT NULL); INSERT INTO counter VALUES (0)")
+        }
+        let failures = Mutex<[String]>([])
+        // Read-then-write increments in SERIALIZABLE transactions: concurrent ones fail with 40001 and must be
+        // run again, or increments are lost (or errors surface).
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<10 {
+                do {
+                    try pool.transaction(.serializable) { connection in
+                        let value = try connection.query("SELECT n FROM counter").int64(0, 0) ?? 0
+                        try connection.query("UPDATE counter SET n = $1", [value + 1])
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        XCTAssertEqual(try pool.withConnection { try $0.query("SELECT n FROM counter").int64(0, 0) }, 80)
+    }
+
+    func testTheStatementTimeoutMakesALongStatementBusy() throws {
+        let pool = try PostgresPool(url: schema.url, statementTimeoutMilliseconds: 100)
+        defer { pool.close() }
+        XCTAssertThrowsError(try pool.withConnection { try $0.query("SELECT pg_sleep(5)") }) { error in
+            XCTAssertEqual(error as? StoreError, .busy)
+        }
+        XCTAssertEqual(try pool.withConnection { try $0.query("SELECT 1").int64(0, 0) }, 1, "the connection goes on")
+    }
+
+    func testALostConnectionIsUnavailableThenReplaced() throws {
+        let pool = try PostgresPool(url: schema.url, maximumConnectionCount: 1)
+        defer { pool.close() }
+        // The server ends the session (as on a restart or failover).
+        XCTAssertThrowsError(try pool.withConnection { try $0.query("SELECT pg_terminate_backend(pg_backend_pid())") })
+        {
+            error in
+            guard case .unavailable? = error as? StoreError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try pool.withConnection { try $0.query("SELECT 1").int64(0, 0) }, 1, "a new connection")
+    }
+
+    func testAnUnreachableServerIsUnavailable() throws {
+        XCTAssertThrowsError(try PostgresDatabase(url: "postgres://failscope@127.0.0.1:1/failscope?connect_timeout=2"))
+        {
+            error in
+            guard case .unavailable? = error as? StoreError else { return XCTFail("\(error)") }
+        }
+    }
+}
+
+final class DatabaseLocationTests: XCTestCase {
+    func testPathsSQLiteAndPostgresURIs() throws {
+        XCTAssertEqual(try DatabaseLocation(parsing: "/srv/f.sqlite"), .sqlite(path: "/srv/f.sqlite"))
+        XCTAssertEqual(try DatabaseLocation(parsing: "sqlite:data/f.sqlite"), .sqlite(path: "data/f.sqlite"))
+        let url = "postgres://failscope@db.internal:5432/failscope?sslmode=verify-full"
+        XCTAssertEqual(try DatabaseLocation(parsing: url), .postgres(url: url))
+        XCTAssertEqual(
+            DatabaseLocation.sqlite(in: URL(fileURLWithPath: "/srv/data")), .sqlite(path: "/srv/data/failscope.sqlite"))
+        XCTAssertThrowsError(try DatabaseLocation(parsing: "sqlite:"))
+        XCTAssertThrowsError(try DatabaseLocation(parsing: "postgres://"))
+    }
+
+    func testAPasswordInTheURIIsRefusedWithoutRepeatingIt() {
+        XCTAssertThrowsError(try DatabaseLocation(parsing: "postgres://failscope:s3cret@db:5432/failscope")) { error in
+            guard case .invalid(let message)? = error as? StoreError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("PGPASSWORD"), message)
+            XCTAssertFalse(message.contains("s3cret"), message)
+        }
+    }
+}
