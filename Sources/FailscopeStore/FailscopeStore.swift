@@ -5,8 +5,9 @@ import Foundation
 /// and their history (ingest and queries), pages and flaky tests, retention and health, plus the
 /// artifact files under `DIR/artifacts/`.
 ///
-/// The engine is SQLite, the database `DIR/failscope.sqlite` (WAL, one writer, read-only readers);
-/// nothing in this type's public surface names it. Opening migrates the database with the embedded
+/// The engine is SQLite, the database `DIR/failscope.sqlite` or another file (WAL, one writer,
+/// read-only readers); nothing in this type's public surface names it. A PostgreSQL database can be
+/// migrated (`migrate(_:)`) but not yet opened as a store. Opening migrates the database with the embedded
 /// migrations (or refuses it: `MigrationError`). Ingest methods validate, then write one transaction
 /// each; read methods return the shared API types of `FailscopeModel/API`. Every error that leaves a
 /// method is a `StoreError` (`busy`, `unavailable`, `storageFull` for the database's conditions),
@@ -25,23 +26,33 @@ public final class FailscopeStore: Sendable {
     /// The database file's name inside the data folder.
     public static let databaseFileName = "failscope.sqlite"
 
-    /// Opens (creating when missing) the store in `directory` and applies pending migrations.
+    /// The database file (the SQLite engine's).
+    public let databasePath: String
+
+    /// Opens (creating when missing) the store in `directory`, with its database at `database` (default:
+    /// `DIR/failscope.sqlite`), and applies pending migrations.
     ///
     /// - Throws: `MigrationError` when the database cannot be trusted or is newer than this binary,
-    ///   `StoreError.unavailable` when it cannot be opened, `SQLiteError` when WAL is refused, file
-    ///   system errors for the folder.
-    public init(directory: URL, migrator: Migrator = Migrator(migrations: Migration.embedded), readerCount: Int = 4)
-        throws
-    {
+    ///   `StoreError.unavailable` when it cannot be opened, `StoreError.invalid` for a PostgreSQL
+    ///   database (not served yet), `SQLiteError` when WAL is refused, file system errors for the folder.
+    public init(
+        directory: URL, database: DatabaseLocation? = nil,
+        migrator: Migrator = Migrator(migrations: Migration.embedded), readerCount: Int = 4
+    ) throws {
+        let path: String
+        switch database ?? .sqlite(in: directory) {
+        case .sqlite(let file): path = file
+        case .postgres:
+            throw StoreError.invalid(
+                "this failscope can migrate a PostgreSQL database but not yet serve one; use an SQLite --database")
+        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let artifactsRoot = directory.appendingPathComponent("artifacts")
         try FileManager.default.createDirectory(at: artifactsRoot, withIntermediateDirectories: true)
         self.directory = directory
         self.artifacts = ArtifactStore(root: artifactsRoot)
-        let pool = try SQLiteError.translating {
-            try DatabasePool(
-                path: directory.appendingPathComponent(Self.databaseFileName).path, maximumReaderCount: readerCount)
-        }
+        databasePath = path
+        let pool = try SQLiteError.translating { try DatabasePool(path: path, maximumReaderCount: readerCount) }
         do {
             self.appliedMigrations = try SQLiteError.translating { try pool.write { try migrator.migrate($0) } }
         } catch {
@@ -53,6 +64,26 @@ public final class FailscopeStore: Sendable {
 
     /// The newest migration this binary has, which an open store's database is at (`0001_baseline`).
     public var schemaVersion: String { Migration.embedded.last?.name ?? "" }
+
+    /// Checks and applies the pending migrations of the database at `location` with that engine's embedded
+    /// migrations (`Migrations/sqlite/`, `Migrations/postgres/`), creating an SQLite file when missing;
+    /// returns the names applied and the newest migration's name.
+    ///
+    /// - Throws: `MigrationError` when the database cannot be trusted or is newer than this binary,
+    ///   `StoreError.unavailable` when it cannot be reached.
+    public static func migrate(_ location: DatabaseLocation) throws -> (applied: [String], version: String) {
+        switch location {
+        case .sqlite(let path):
+            let pool = try SQLiteError.translating { try DatabasePool(path: path) }
+            defer { pool.close() }
+            let migrator = Migrator(migrations: Migration.embedded)
+            return (try SQLiteError.translating { try pool.write { try migrator.migrate($0) } }, migrator.newest)
+        case .postgres(let url):
+            let database = try PostgresDatabase(url: url, maximumConnectionCount: 1)
+            defer { database.close() }
+            return (database.appliedMigrations, Migrator(migrations: PostgresDatabase.migrations).newest)
+        }
+    }
 
     /// Runs `body` with the one writer connection; SQLite's busy, full and I/O conditions leave as `StoreError`.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
@@ -80,8 +111,7 @@ public final class FailscopeStore: Sendable {
 
     /// Bytes the database uses on disk (SQLite: the database file and its WAL).
     public func databaseByteCount() -> Int {
-        [Self.databaseFileName, Self.databaseFileName + "-wal"].reduce(0) { total, name in
-            let path = directory.appendingPathComponent(name).path
+        [databasePath, databasePath + "-wal"].reduce(0) { total, path in
             let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
             return total + (size ?? 0)
         }

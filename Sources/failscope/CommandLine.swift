@@ -126,6 +126,29 @@ struct Arguments {
     }
 }
 
+extension Arguments {
+    /// `--database` (or `FAILSCOPE_DATABASE`): a file path, `sqlite:PATH` or a `postgres://` URI; `nil` when
+    /// neither is given (the data folder's `failscope.sqlite`).
+    /// - Throws: `UsageError` for a malformed value or a URI with a password.
+    mutating func database() throws(UsageError) -> DatabaseLocation? {
+        guard let text = option("database") ?? ProcessInfo.processInfo.environment["FAILSCOPE_DATABASE"],
+            !text.isEmpty
+        else { return nil }
+        do {
+            return try DatabaseLocation(parsing: text)
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
+
+    /// The help line of `--database`, the same in every command that takes it.
+    static let databaseHelp = """
+          --database <db>         The database: a file path or sqlite:PATH, or postgres://user@host:port/db?sslmode=…
+                                  (the password from PGPASSWORD or ~/.pgpass, never in the URI).
+                                  (default: failscope.sqlite in --data; env FAILSCOPE_DATABASE)
+        """
+}
+
 /// A mistake in the command line: printed as `Error: …` with the usage, exit code 64.
 struct UsageError: Error, CustomStringConvertible {
     var description: String

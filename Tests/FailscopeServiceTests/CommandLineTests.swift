@@ -37,6 +37,35 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    func testMigrateAPostgreSQLDatabaseAndRefuseAPasswordInItsURI() throws {
+        guard let server = ProcessInfo.processInfo.environment["FAILSCOPE_TEST_POSTGRES_URL"], !server.isEmpty else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail("CI=true but no FAILSCOPE_TEST_POSTGRES_URL")
+            }
+            throw XCTSkip("PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)")
+        }
+        let schema = "cli_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        psql.arguments = [server, "-qc", "CREATE SCHEMA \(schema)"]
+        try psql.run()
+        psql.waitUntilExit()
+        XCTAssertEqual(psql.terminationStatus, 0)
+        let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        let first = try run(["migrate", "--database", url])
+        XCTAssertEqual(first.status, 0, first.error)
+        XCTAssertEqual(first.output, "Applied 0001_baseline\n")
+        XCTAssertEqual(try run(["migrate", "--database", url]).output, "Database is up to date (0001_baseline).\n")
+
+        let secret = "postgres://failscope:s3cret@127.0.0.1:5432/failscope"
+        let refused = try run(["migrate", "--database", secret])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(refused.error.contains("PGPASSWORD"), refused.error)
+        XCTAssertFalse(refused.error.contains("s3cret"), refused.error)
+        let unreachable = try run(["migrate", "--database", "postgres://failscope@127.0.0.1:1/failscope"])
+        XCTAssertEqual(unreachable.status, 69, unreachable.error)
+    }
+
     func testMigrateGCAndRunsOnADataFolder() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }

@@ -20,6 +20,9 @@ public struct Migrator: Sendable {
         self.migrations = migrations
     }
 
+    /// The newest migration's name (`0001_baseline`).
+    var newest: String { migrations.last?.name ?? "" }
+
     /// One applied migration as recorded in the database.
     public struct AppliedMigration: Sendable, Hashable {
         public var name: String
