@@ -66,7 +66,9 @@ let package = Package(
             resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
         ),
         .target(
-            name: "PostgresMigrations", path: "Migrations/postgres", resources: [.embedInCode("0001_baseline.sql")]),
+            name: "PostgresMigrations", path: "Migrations/postgres",
+            resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .executableTarget(
             name: "http-bench", dependencies: ["HTTPServer", "FailscopeService", "FailscopeStore", "FailscopeModel"]

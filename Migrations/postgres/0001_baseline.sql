@@ -257,3 +257,31 @@ CREATE TABLE page_days (
     last_fail_at BIGINT,
     PRIMARY KEY (project, day, branch, page, suite)
 );
+
+-- The flaky summaries' encodings, for flaky_summaries.sql (the same as the store's OutcomePack):
+-- failscope_commit_key is 32-bit FNV-1a of the commit's UTF-8 with the top bit cleared, 0 for no commit
+-- and 1 for a commit that hashes to 0; failscope_outcome is one outcome's 10 bytes, little-endian: ran_at
+-- as 48 bits, then 32 bits whose top bit is set for a failure and whose low 31 bits are the commit key.
+CREATE FUNCTION failscope_commit_key(commit_sha TEXT) RETURNS BIGINT LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+DECLARE
+    bytes BYTEA := convert_to(commit_sha, 'UTF8');
+    hash BIGINT := 2166136261;
+BEGIN
+    IF length(bytes) = 0 THEN RETURN 0; END IF;
+    FOR i IN 0 .. length(bytes) - 1 LOOP
+        hash := ((hash # get_byte(bytes, i)) * 16777619) & 4294967295;
+    END LOOP;
+    hash := hash & 2147483647;
+    RETURN CASE WHEN hash = 0 THEN 1 ELSE hash END;
+END
+$$;
+
+CREATE FUNCTION failscope_outcome(ran_at BIGINT, failed BOOLEAN, commit_key BIGINT) RETURNS BYTEA
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT substring(t FROM 8 FOR 1) || substring(t FROM 7 FOR 1) || substring(t FROM 6 FOR 1)
+        || substring(t FROM 5 FOR 1) || substring(t FROM 4 FOR 1) || substring(t FROM 3 FOR 1)
+        || substring(f FROM 8 FOR 1) || substring(f FROM 7 FOR 1) || substring(f FROM 6 FOR 1)
+        || substring(f FROM 5 FOR 1)
+    FROM (SELECT int8send(LEAST(GREATEST(ran_at, 0), 281474976710655)) AS t,
+        int8send(CASE WHEN failed THEN 2147483648 ELSE 0 END + (coalesce(commit_key, 0) & 2147483647)) AS f) AS x
+$$;

@@ -6,5 +6,8 @@ public enum PostgresMigrations {
         ("0001_baseline", text(PackageResources._001_baseline_sql))
     ]
 
+    /// `flaky_summaries.sql`: the statements that compute every flaky summary table from `results`.
+    public static let flakySummaries = text(PackageResources.flaky_summaries_sql)
+
     private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

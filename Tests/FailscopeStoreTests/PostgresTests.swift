@@ -1,8 +1,9 @@
+import FailscopeModel
 import Foundation
 import Synchronization
 import XCTest
 
-@testable import FailscopeStore
+@_spi(Engine) @testable import FailscopeStore
 
 /// A schema of its own on the test server (`FAILSCOPE_TEST_POSTGRES_URL`, which `make test` and `.ci/run`
 /// start), dropped when the test ends. Without a server the test is skipped with one line, except in CI
@@ -199,6 +200,94 @@ final class PostgresTests: XCTestCase {
             guard case .unavailable? = error as? StoreError else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(try pool.withConnection { try $0.query("SELECT 1").int64(0, 0) }, 1, "a new connection")
+    }
+
+    /// The flaky summaries' one definition per engine: the same results give the same rows from SQLite's
+    /// flaky_summaries.sql and PostgreSQL's, packed outcomes and per-device JSON included.
+    func testBothEnginesRebuildTheSameFlakySummaryRows() throws {
+        let store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        defer { store.close() }
+        // Devices, no device, two branches, two commits, retries, skips, pages, no page, call sites, 4 days.
+        for (index, (branch, device)) in [
+            ("main", "iPhone 15"), ("main", nil), ("feature/x", "iPad"), ("main", "iPad"),
+        ]
+        .enumerated() {
+            var run = sampleRun(
+                id: "r\(index)", branch: branch, startedAt: referenceDate.addingTimeInterval(Double(index - 4) * 86_400)
+            )
+            run.device = device
+            run.commit = index % 2 == 0 ? "abc123" : "def456"
+            try store.putRun(run)
+            var results = [
+                failingResult(), failingResult(attempt: 2), passingResult(),
+                failingResult(name: "testOther", page: "CatalogPage", line: 7 + index),
+                TestResult(suite: "S", name: "testSkipped", status: .skipped),
+                TestResult(suite: "S", name: "testNoPage", status: index % 2 == 0 ? .failed : .passed),
+            ]
+            for offset in results.indices {
+                results[offset].startedAt = run.startedAt.addingTimeInterval(Double(offset))
+            }
+            if index == 3 { results[2].device = "iPhone SE" }
+            try store.addResults(ResultBatch(results: results), toRun: run.id)
+        }
+        let sqlite = try store.flakySummaryRows().mapValues { rows in
+            rows.map { $0.map(Self.text) }.sorted { $0.lexicographicallyPrecedes($1) }
+        }
+        XCTAssertGreaterThan(sqlite["flaky_outcomes"]?.count ?? 0, 10)
+        XCTAssertTrue(sqlite["flaky_test_pages"]?.contains { $0.contains { $0.hasPrefix("{\"") } } == true)
+
+        let database = try PostgresDatabase(url: schema.url)
+        defer { database.close() }
+        try database.pool.transaction { connection in
+            // The rows the summaries are computed from, as `failscope copy` would carry them.
+            for (table, columns) in [
+                ("runs", "id, project, source, started_at, created_at, updated_at"),
+                ("tests", "id, project, suite, name, arguments, first_seen_at, key"),
+                (
+                    "results",
+                    "id, run_id, result_key, test_id, project, branch, commit_sha, device, page, call_site_file, "
+                        + "call_site_line, attempt, status, ran_at"
+                ),
+            ] {
+                let rows = try store.pool.read { db in
+                    try db.query("SELECT \(columns) FROM \(table)") { row in (0..<row.columnCount).map { row.value($0) }
+                    }
+                }
+                let count = columns.split(separator: ",").count
+                let parameters = (1...count).map { "$\($0)" }.joined(separator: ", ")
+                let overriding = table == "results" ? "OVERRIDING SYSTEM VALUE" : ""
+                for row in rows {
+                    try connection.query("INSERT INTO \(table) (\(columns)) \(overriding) VALUES (\(parameters))", row)
+                }
+            }
+            try PostgresDatabase.rebuildFlakySummaries(connection)
+        }
+        for table in FlakySummaries.tables {
+            let rows = try database.pool.withConnection { connection in
+                let result = try connection.query("SELECT * FROM \(table)")
+                return (0..<result.count).map { row in
+                    (0..<result.columnCount).map { column in
+                        table == "flaky_outcomes" && column == 4
+                            ? Self.hex(result.bytes(row, column) ?? []) : result.string(row, column) ?? "NULL"
+                    }
+                }
+            }
+            XCTAssertEqual(rows.sorted { $0.lexicographicallyPrecedes($1) }, sqlite[table], table)
+        }
+    }
+
+    private static func text(_ value: SQLValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let integer): String(integer)
+        case .real(let real): "\(real)"
+        case .text(let text): text
+        case .blob(let bytes): hex(bytes)
+        }
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     func testAnUnreachableServerIsUnavailable() throws {

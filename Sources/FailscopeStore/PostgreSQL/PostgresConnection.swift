@@ -145,6 +145,9 @@ final class PostgresRows {
     /// The number of rows.
     var count: Int { Int(PQntuples(result)) }
 
+    /// The number of columns.
+    var columnCount: Int { Int(PQnfields(result)) }
+
     /// Rows an INSERT, UPDATE or DELETE changed (0 for a query).
     var changes: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
 
