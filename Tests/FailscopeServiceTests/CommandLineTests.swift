@@ -144,6 +144,10 @@ final class CommandLineTests: XCTestCase {
         let report = try WireCoding.decoder().decode(FlakyReport.self, from: Data(json.output.utf8))
         XCTAssertEqual(report.flaky.map(\.branch).sorted(), branches.sorted())
         XCTAssertEqual(Set(report.flaky.map { $0.reasons }), [[.contradiction]])
+        // The same database named by --database instead of found in --data.
+        let database = "sqlite:" + data.appendingPathComponent(FailscopeStore.databaseFileName).path
+        let named = try run(["flaky", "--data", "/nonexistent", "--database", database, "--all-branches", "--json"])
+        XCTAssertEqual(named.output, json.output, named.error)
 
         // The page list's device column: a result without a device is "(none)", as on the dashboard.
         let noDevice = try FailscopeStore(directory: data)

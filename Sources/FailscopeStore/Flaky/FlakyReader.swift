@@ -10,8 +10,14 @@ import Foundation
 public final class FlakyReader {
     private let db: Database
 
-    public init(directory: URL) throws {
-        let path = directory.appendingPathComponent(FailscopeStore.databaseFileName).path
+    /// Opens the database at `database` (default: `DIR/failscope.sqlite` of the data folder `directory`).
+    public init(directory: URL, database: DatabaseLocation? = nil) throws {
+        let path: String
+        switch database ?? .sqlite(in: directory) {
+        case .sqlite(let file): path = file
+        case .postgres:
+            throw StoreError.invalid("flaky --data reads an SQLite database; ask a service on PostgreSQL with --url")
+        }
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.invalid("no Failscope database at \(path)")
         }
