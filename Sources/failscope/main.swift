@@ -5,6 +5,7 @@ let commands: [any Command.Type] = [
     ServeCommand.self,
     MigrateCommand.self,
     GCCommand.self,
+    CopyCommand.self,
     RunsCommand.self,
     UploadCommand.self,
     ImportCommand.self,

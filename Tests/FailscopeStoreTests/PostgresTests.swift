@@ -202,10 +202,12 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(try pool.withConnection { try $0.query("SELECT 1").int64(0, 0) }, 1, "a new connection")
     }
 
-    /// The flaky summaries' one definition per engine: the same results give the same rows from SQLite's
-    /// flaky_summaries.sql and PostgreSQL's, packed outcomes and per-device JSON included.
-    func testBothEnginesRebuildTheSameFlakySummaryRows() throws {
-        let store = try FailscopeStore(directory: try makeTemporaryDirectory())
+    /// `failscope copy` and the flaky summaries' one definition per engine: a mixed history ingested into
+    /// SQLite, carried into PostgreSQL, gives the same rows in every summary table there (packed outcomes
+    /// and per-device JSON included); a second copy stores nothing new; new keys follow the copied ones.
+    func testCopyCarriesAStoreAndBothEnginesComputeTheSameFlakySummaries() throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try FailscopeStore(directory: directory)
         defer { store.close() }
         // Devices, no device, two branches, two commits, retries, skips, pages, no page, call sites, 4 days.
         for (index, (branch, device)) in [
@@ -219,8 +221,8 @@ final class PostgresTests: XCTestCase {
             run.commit = index % 2 == 0 ? "abc123" : "def456"
             try store.putRun(run)
             var results = [
-                failingResult(), failingResult(attempt: 2), passingResult(),
-                failingResult(name: "testOther", page: "CatalogPage", line: 7 + index),
+                failingResult(screenshot: String(repeating: "ab", count: 32)), failingResult(attempt: 2),
+                passingResult(), failingResult(name: "testOther", page: "CatalogPage", line: 7 + index),
                 TestResult(suite: "S", name: "testSkipped", status: .skipped),
                 TestResult(suite: "S", name: "testNoPage", status: index % 2 == 0 ? .failed : .passed),
             ]
@@ -236,32 +238,22 @@ final class PostgresTests: XCTestCase {
         XCTAssertGreaterThan(sqlite["flaky_outcomes"]?.count ?? 0, 10)
         XCTAssertTrue(sqlite["flaky_test_pages"]?.contains { $0.contains { $0.hasPrefix("{\"") } } == true)
 
+        let source = DatabaseLocation.sqlite(in: directory)
+        let target = DatabaseLocation.postgres(url: schema.url)
+        var reported: [String] = []
+        let first = try FailscopeStore.copy(from: source, to: target) { table, done, total in
+            reported.append("\(table) \(done)/\(total)")
+        }
+        XCTAssertEqual(first.rowsRead["results"], 24)
+        XCTAssertEqual(first.rowsStored, first.rowsRead, "everything is new the first time")
+        XCTAssertEqual(first.rowsRead["result_artifacts"], 4)
+        XCTAssertTrue(reported.contains("results 24/24"), "\(reported)")
+        let again = try FailscopeStore.copy(from: source, to: target)
+        XCTAssertEqual(again.rowsRead, first.rowsRead)
+        XCTAssertEqual(Set(again.rowsStored.values), [0], "a second copy stores nothing twice")
+
         let database = try PostgresDatabase(url: schema.url)
         defer { database.close() }
-        try database.pool.transaction { connection in
-            // The rows the summaries are computed from, as `failscope copy` would carry them.
-            for (table, columns) in [
-                ("runs", "id, project, source, started_at, created_at, updated_at"),
-                ("tests", "id, project, suite, name, arguments, first_seen_at, key"),
-                (
-                    "results",
-                    "id, run_id, result_key, test_id, project, branch, commit_sha, device, page, call_site_file, "
-                        + "call_site_line, attempt, status, ran_at"
-                ),
-            ] {
-                let rows = try store.pool.read { db in
-                    try db.query("SELECT \(columns) FROM \(table)") { row in (0..<row.columnCount).map { row.value($0) }
-                    }
-                }
-                let count = columns.split(separator: ",").count
-                let parameters = (1...count).map { "$\($0)" }.joined(separator: ", ")
-                let overriding = table == "results" ? "OVERRIDING SYSTEM VALUE" : ""
-                for row in rows {
-                    try connection.query("INSERT INTO \(table) (\(columns)) \(overriding) VALUES (\(parameters))", row)
-                }
-            }
-            try PostgresDatabase.rebuildFlakySummaries(connection)
-        }
         for table in FlakySummaries.tables {
             let rows = try database.pool.withConnection { connection in
                 let result = try connection.query("SELECT * FROM \(table)")
@@ -274,6 +266,14 @@ final class PostgresTests: XCTestCase {
             }
             XCTAssertEqual(rows.sorted { $0.lexicographicallyPrecedes($1) }, sqlite[table], table)
         }
+        let keys = try database.pool.withConnection { connection in
+            try connection.query(
+                """
+                INSERT INTO tests (id, project, suite, name, first_seen_at) VALUES ('new', 'Shop', 'S', 'n', 1)
+                RETURNING key, (SELECT max(key) FROM tests)
+                """)
+        }
+        XCTAssertEqual(keys.int64(0, 0), keys.int64(0, 1).map { $0 + 1 }, "the key sequence continues after the copy")
     }
 
     private static func text(_ value: SQLValue) -> String {
