@@ -7,7 +7,7 @@
 FROM swift:6.0-bookworm AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev \
+        libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev libpq-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -20,7 +20,7 @@ RUN swift build -c release --product failscope --static-swift-stdlib \
 FROM debian:bookworm-slim
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libsqlite3-0 libpng16-16 libmicrohttpd12 libfreetype6 fonts-dejavu-core libssl3 \
+        libsqlite3-0 libpq5 libpng16-16 libmicrohttpd12 libfreetype6 fonts-dejavu-core libssl3 \
         libcurl4 libxml2 libstdc++6 ca-certificates curl libjs-chart.js \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin failscope \

@@ -4,7 +4,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 PREFIX      ?= /usr/local
 CONFIG      ?= release
 DEB_PACKAGES = libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev \
-               fonts-dejavu-core fontconfig pngcheck libjs-chart.js sqlite3 curl
+               fonts-dejavu-core fontconfig pngcheck libjs-chart.js sqlite3 curl libpq-dev postgresql
 
 .PHONY: all build release install test test-deps lint lint-page-objects check-adoption schemathesis bench demo deps \
         format clean
@@ -36,10 +36,12 @@ install:
 	cp -R Web "$(DESTDIR)$(PREFIX)/share/failscope/Web"
 	@echo "Installed $(DESTDIR)$(PREFIX)/bin/failscope and its dashboard in $(DESTDIR)$(PREFIX)/share/failscope/Web"
 
-## test: every test (unit, UI suite, service, reporter end to end, browser); the command CI runs
+## test: every test (unit, UI suite, service, reporter end to end, browser); the command CI runs.
+## The store's PostgreSQL tests run against a throwaway server (scripts/with-postgres.sh), or against
+## FAILSCOPE_TEST_POSTGRES_URL when it is set.
 test: test-deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	FAILSCOPE_DISABLED=1 $(SWIFT) test --skip-build
+	FAILSCOPE_DISABLED=1 scripts/with-postgres.sh $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory lint-page-objects
 	@scripts/check-adoption.sh
 	@python3 scripts/check-dockerfile.py .build/debug/failscope

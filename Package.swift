@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The simulated screen, its renderer and the page-object base.
         .target(name: "SimulatedUI"),
@@ -67,7 +68,19 @@ let package = Package(
         ),
 
         // The service.
-        .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
+        .target(
+            name: "FailscopeStore",
+            dependencies: ["FailscopeModel", "CSQLite", "CLibPQ", "SQLiteMigrations", "PostgresMigrations"]
+        ),
+        // Each engine's SQL, embedded in the binary (Migrations/README.md).
+        .target(
+            name: "SQLiteMigrations", path: "Migrations/sqlite",
+            resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
+        ),
+        .target(
+            name: "PostgresMigrations", path: "Migrations/postgres",
+            resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .executableTarget(
             name: "http-bench", dependencies: ["HTTPServer", "FailscopeService", "FailscopeStore", "FailscopeModel"]

@@ -23,9 +23,12 @@ struct Handlers: Sendable {
     // MARK: Operations
 
     func health(_ request: Request) throws -> Response {
-        let check = try? store.pool.read { try $0.scalar("SELECT 1").int }
-        guard check == 1 else {
-            throw ServiceError(.serviceUnavailable, code: "unhealthy", message: "The database is not answering.")
+        do {
+            try store.checkHealth()
+        } catch {
+            throw ServiceError(
+                .serviceUnavailable, code: "unhealthy", message: "The database is not answering.",
+                headers: ["Retry-After": "5"])
         }
         // Still 200: reads are served. Writes are answered 507 until space is freed.
         if store.isStorageFull {

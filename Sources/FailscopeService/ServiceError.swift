@@ -28,32 +28,44 @@ struct ServiceError: HTTPError {
         ServiceError(.badRequest, code: "invalid_parameter", message: message)
     }
 
-    /// Maps the store's refusals to HTTP; anything else is rethrown (→ 500 without internals, except
-    /// SQLite busy/locked → 503 so clients retry). A full disk (`StoreError.storageFull`) → 507
-    /// `insufficient_storage`. A value the store finds invalid is a 422
-    /// `validation_failed` for a request body, and a 400 `invalid_parameter` for a read
-    /// (`fromQuery`: only its query parameters can be, e.g. a malformed cursor).
+    /// Maps the store's errors to HTTP, the one place that does; anything else is rethrown (→ 500 without
+    /// internals). A value the store finds invalid is a 422 `validation_failed` for a request body, and a
+    /// 400 `invalid_parameter` for a read (`fromQuery`: only its query parameters can be, e.g. a malformed
+    /// cursor). A busy or unreachable database is a 503 with `Retry-After`, so clients (the uploader
+    /// retries) come back; full storage is a 507 `insufficient_storage`: nothing of the request was stored.
     static func wrapping<T>(fromQuery: Bool = false, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StoreError {
-            switch error {
-            case .invalid(let message) where fromQuery:
-                throw invalidParameter(message)
-            case .invalid(let message):
-                throw ServiceError(.unprocessableContent, code: "validation_failed", message: message)
-            case .runNotFound: throw ServiceError(.notFound, code: "run_not_found", message: error.description)
-            case .conflict(let message): throw ServiceError(.conflict, code: "conflict", message: message)
-            case .artifactRejected(let message):
-                throw ServiceError(.unprocessableContent, code: "artifact_rejected", message: message)
-            case .storageFull:
-                // The one answer to a full disk, also given by the transport for a body it cannot spool.
-                throw HTTPStatusError.insufficientStorage
-            }
-        } catch let error as SQLiteError where error.primaryCode == 5 || error.primaryCode == 6 {
-            throw ServiceError(
+            throw ServiceError(error, fromQuery: fromQuery)
+        }
+    }
+
+    /// The HTTP answer to a store error (see ``wrapping(fromQuery:_:)``).
+    init(_ error: StoreError, fromQuery: Bool = false) {
+        switch error {
+        case .invalid(let message) where fromQuery:
+            self = .invalidParameter(message)
+        case .invalid(let message):
+            self.init(.unprocessableContent, code: "validation_failed", message: message)
+        case .notFound(let kind, _):
+            self.init(.notFound, code: "\(kind)_not_found", message: error.description)
+        case .conflict(let message): self.init(.conflict, code: "conflict", message: message)
+        case .artifactRejected(let message):
+            self.init(.unprocessableContent, code: "artifact_rejected", message: message)
+        case .busy:
+            self.init(
                 .serviceUnavailable, code: "busy", message: "The database is busy; retry shortly.",
                 headers: ["Retry-After": "1"])
+        case .unavailable:
+            self.init(
+                .serviceUnavailable, code: "database_unavailable",
+                message: "The database is not answering; retry shortly.", headers: ["Retry-After": "5"])
+        case .storageFull(let message):
+            // The transport's answer to a body it cannot spool is the same status and code.
+            self.init(
+                .insufficientStorage, code: HTTPStatusError.insufficientStorage.code, message: message,
+                headers: ["Retry-After": "60"])
         }
     }
 }

@@ -24,12 +24,13 @@ extension FailscopeStore {
     /// without `finishedAt`, `device` or `osVersion` keeps the stored one (it does not reopen a
     /// finished run). Branch, commit, device and start time changes are copied onto the run's
     /// stored results.
-    /// - Throws: `StoreError.invalid` (bad id or fields), `.conflict` (project changed), `SQLiteError`.
+    /// - Throws: `StoreError.invalid` (bad id or fields), `.conflict` (project changed),
+    ///   `.busy` / `.unavailable` / `.storageFull`.
     @discardableResult
     public func putRun(_ run: Run, now: Date = Date()) throws -> PutRunOutcome {
         try Self.validate(run, now: now)
         let nowMs = Timestamp.milliseconds(now)
-        return try storingWrite { db in
+        return try write { db in
             try db.transaction(.immediate) { () throws -> PutRunOutcome in
                 let existing = try db.queryFirst(
                     "SELECT project, started_at, device FROM runs WHERE id = ?", [run.id]
@@ -102,7 +103,7 @@ extension FailscopeStore {
     /// Stores a batch of results of run `runID` in one transaction, idempotent per `resultKey`.
     ///
     /// - Throws: `StoreError.runNotFound`, `StoreError.invalid` (nothing of the batch is stored),
-    ///   `SQLiteError`.
+    ///   `.busy` / `.unavailable` / `.storageFull`.
     @discardableResult
     public func addResults(_ batch: ResultBatch, toRun runID: String, now: Date = Date()) throws -> BatchOutcome {
         guard Run.isValidID(runID) else { throw StoreError.runNotFound(runID) }
@@ -114,12 +115,12 @@ extension FailscopeStore {
         let nowMs = Timestamp.milliseconds(now)
         // The per-result work that needs no lock (test ids are SHA-256 over the run's project, which never
         // changes) is done before taking the one writer, so concurrent uploads only queue for the SQL.
-        guard let project = try pool.read({ db in
+        guard let project = try read({ db in
             try db.queryFirst("SELECT project FROM runs WHERE id = ?", [runID], row: { $0.string(0) })
         })
         else { throw StoreError.runNotFound(runID) }
         let identities = BatchIdentities(batch.results, project: project)
-        return try storingWrite { db in
+        return try write { db in
             try db.transaction(.immediate) { () throws -> BatchOutcome in
                 guard
                     let run = try db.queryFirst(
@@ -218,12 +219,12 @@ extension FailscopeStore {
     /// Marks run `runID` finished at `finish.finishedAt` (idempotent; the latest finish reported wins,
     /// as each process of a run reports its own).
     ///
-    /// - Throws: `StoreError.runNotFound`, `SQLiteError`.
+    /// - Throws: `StoreError.runNotFound`, `.busy` / `.unavailable` / `.storageFull`.
     @discardableResult
     public func finishRun(_ runID: String, _ finish: RunFinish, now: Date = Date()) throws -> RunSummary {
         guard Run.isValidID(runID) else { throw StoreError.runNotFound(runID) }
         try Self.checkTime(finish.finishedAt, field: "finishedAt", now: now)
-        try storingWrite { db in
+        try write { db in
             try db.transaction(.immediate) {
                 let started = try db.queryFirst("SELECT started_at FROM runs WHERE id = ?", [runID]) { $0.int64(0) }
                 if let started, Timestamp.milliseconds(finish.finishedAt) < started {
@@ -250,7 +251,7 @@ extension FailscopeStore {
     {
         let verified = try ArtifactStore.verify(bytes, sha256: sha256, mediaType: mediaType)
         try storing { try artifacts.write(bytes, verified: verified) }
-        let created = try storingWrite { db in
+        let created = try write { db in
             try db.run(
                 """
                 INSERT INTO artifacts (sha256, kind, byte_count, width, height, stored_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -268,7 +269,7 @@ extension FailscopeStore {
     /// The stored artifact named `sha256` (row and file both present), or `nil`.
     public func artifact(sha256: String) throws -> ArtifactStore.Verified? {
         guard SHA256.isValidHex(sha256) else { return nil }
-        let row = try pool.read { db in
+        let row = try read { db in
             try db.queryFirst("SELECT kind, byte_count, width, height FROM artifacts WHERE sha256 = ?", [sha256]) {
                 ArtifactStore.Verified(
                     sha256: sha256, kind: ArtifactRef.Kind(rawValue: $0.string(0)) ?? .screenshot, byteCount: $0.int(1),
@@ -311,12 +312,11 @@ extension FailscopeStore {
     }
 
     /// The `tests.key` of each test of a batch (`tests`: id and the result that names it, in batch order):
-    /// one lookup for the batch's stored tests, then each new test stored with the next key (0011: tests are
+    /// one lookup for the batch's stored tests, then each new test stored with the next key (tests are
     /// numbered in the order they are first stored, so one upload's tests have neighbouring keys). Runs in the
     /// write transaction, so no other writer numbers tests meanwhile.
     ///
-    /// - Throws: `StoreError.invalid` for a stored test without a key (a database 0011 has not numbered),
-    ///   `SQLiteError`.
+    /// - Throws: `StoreError.busy` / `.unavailable` / `.storageFull`.
     private static func storeTests(
         _ db: Database, project: String, _ tests: [(id: String, result: TestResult)], firstSeenAt: Int64
     ) throws -> [String: Int64] {
@@ -324,13 +324,10 @@ extension FailscopeStore {
         for test in tests { ids.append([.text(test.id)]) }
         var keys: [String: Int64] = [:]
         keys.reserveCapacity(tests.count)
-        for (id, key) in try db.query(
-            """
-            SELECT t.id, t.key FROM json_each(?1) j JOIN tests t ON t.id = json_extract(j.value, '$[0]')
-            """, [ids.json], row: { ($0.string(0), $0.optionalInt(1)) })
-        {
-            guard let key else { throw StoreError.invalid("test \(id) has no key: run 'failscope migrate'") }
-            keys[id] = Int64(key)
+        try db.withStatement(
+            "SELECT t.id, t.key FROM json_each(?1) j JOIN tests t ON t.id = json_extract(j.value, '$[0]')", [ids.json]
+        ) { row in
+            while try row.step() { keys[row.string(0)] = row.int64(1) }
         }
         guard tests.contains(where: { keys[$0.id] == nil }) else { return keys }
         var next = try db.queryFirst("SELECT coalesce(max(key), 0) FROM tests", row: { $0.int64(0) }) ?? 0

@@ -26,7 +26,8 @@ extension FailscopeStore {
 
     /// Runs newest first (by start time, then id), filtered, one page at a time.
     ///
-    /// - Throws: `StoreError.invalid` for a malformed cursor or limit, `SQLiteError`.
+    /// - Throws: `StoreError.invalid` for a malformed cursor or limit, `.busy` / `.unavailable` /
+    ///   `.storageFull`.
     public func runs(_ query: RunQuery) throws -> RunList {
         guard (1...200).contains(query.limit) else { throw StoreError.invalid("limit must be 1...200") }
         var conditions: [String] = []
@@ -50,7 +51,7 @@ extension FailscopeStore {
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let sql = "SELECT \(Self.runColumns) FROM runs \(whereClause) ORDER BY started_at DESC, id DESC LIMIT ?"
-        var summaries = try pool.read { db in
+        var summaries = try read { db in
             try db.query(sql, values + [query.limit + 1], row: Self.runSummary(from:))
         }
         var next: String?
@@ -65,7 +66,7 @@ extension FailscopeStore {
     /// One run's summary, or `nil` when it does not exist.
     public func runSummary(_ runID: String) throws -> RunSummary? {
         guard Run.isValidID(runID) else { return nil }
-        return try pool.read { db in
+        return try read { db in
             try db.queryFirst("SELECT \(Self.runColumns) FROM runs WHERE id = ?", [runID], row: Self.runSummary(from:))
         }
     }
@@ -73,7 +74,7 @@ extension FailscopeStore {
     /// One run with its results grouped by page, then call site (see `RunDetail`), or `nil`.
     public func runDetail(_ runID: String) throws -> RunDetail? {
         guard Run.isValidID(runID) else { return nil }
-        return try pool.read { db -> RunDetail? in
+        return try read { db -> RunDetail? in
             guard
                 let summary = try db.queryFirst(
                     "SELECT \(Self.runColumns) FROM runs WHERE id = ?", [runID], row: Self.runSummary(from:))
@@ -87,7 +88,7 @@ extension FailscopeStore {
 
     /// One result with its failures, artifacts, trail and a passing screenshot of its page, or `nil`.
     public func resultDetail(_ resultID: Int) throws -> ResultDetail? {
-        try pool.read { db -> ResultDetail? in
+        try read { db -> ResultDetail? in
             guard
                 let row = try db.queryFirst(
                     """
@@ -164,12 +165,13 @@ extension FailscopeStore {
 
     /// A test's results newest first, `limit` (1...500) at a time, or `nil` when the test is unknown.
     ///
-    /// - Throws: `StoreError.invalid` for a malformed cursor or limit, `SQLiteError`.
+    /// - Throws: `StoreError.invalid` for a malformed cursor or limit, `.busy` / `.unavailable` /
+    ///   `.storageFull`.
     public func testHistory(_ testID: String, limit: Int = 100, cursor: String? = nil) throws -> TestHistory? {
         guard TestIdentity.isValidID(testID) else { return nil }
         guard (1...500).contains(limit) else { throw StoreError.invalid("limit must be 1...500") }
         let position = try cursor.map { cursor throws(StoreError) in try Cursor.decode(cursor, list: .history) }
-        return try pool.read { db -> TestHistory? in
+        return try read { db -> TestHistory? in
             guard let test = try Self.testIdentity(db, testID) else { return nil }
             var values: [any SQLBindable] = [testID]
             var cursorCondition = ""
@@ -215,7 +217,7 @@ extension FailscopeStore {
             conditions.append("branch = ?")
             values.append(branch)
         }
-        let pages = try pool.read { db in
+        let pages = try read { db in
             try db.query(
                 """
                 SELECT page, count(*), sum(status IN ('failed', 'error')),
@@ -235,7 +237,7 @@ extension FailscopeStore {
 
     /// Total bytes of stored artifacts.
     public func artifactByteCount() throws -> Int {
-        try pool.read { try $0.scalar("SELECT coalesce(sum(byte_count), 0) FROM artifacts").int ?? 0 }
+        try read { try $0.scalar("SELECT coalesce(sum(byte_count), 0) FROM artifacts").int ?? 0 }
     }
 
     // MARK: Row mapping

@@ -24,7 +24,7 @@ extension FailscopeStore {
     ///
     /// Rows go first, in one transaction; files after it commits, so a crash leaves at most orphan
     /// files, which the next collection removes.
-    /// - Throws: `StoreError.invalid` for `keepDays < 1`, `SQLiteError`.
+    /// - Throws: `StoreError.invalid` for `keepDays < 1`, `.busy` / `.unavailable` / `.storageFull`.
     public func collectGarbage(keepDays: Int, now: Date = Date(), vacuum: Bool = true) throws -> GarbageReport {
         guard keepDays >= 1 else { throw StoreError.invalid("--keep-days must be at least 1") }
         let cutoff = Timestamp.milliseconds(now.addingTimeInterval(-Double(keepDays) * 86_400))
@@ -33,7 +33,7 @@ extension FailscopeStore {
         var report = GarbageReport(
             runsDeleted: 0, resultsDeleted: 0, testsDeleted: 0, artifactsDeleted: 0, artifactBytesFreed: 0,
             databaseBytesBefore: before, databaseBytesAfter: before)
-        let doomed = try pool.write { db in
+        let doomed = try write { db in
             try db.transaction(.immediate) { () throws -> [(String, Int)] in
                 report.resultsDeleted =
                     try db.scalar(
@@ -66,7 +66,7 @@ extension FailscopeStore {
         // Files without a row: left by a crash between writing the file and its row, or by the loop above.
         let (digests, temporaries) = artifacts.storedDigests()
         let known = Set(
-            try pool.read { db in try db.query("SELECT sha256 FROM artifacts") { $0.string(0) } })
+            try read { db in try db.query("SELECT sha256 FROM artifacts") { $0.string(0) } })
         let graceDate = now.addingTimeInterval(-3_600)
         for sha256 in digests where !known.contains(sha256) {
             let url = artifacts.fileURL(sha256: sha256)
@@ -78,7 +78,7 @@ extension FailscopeStore {
         for temporary in temporaries where Self.modificationDate(temporary) ?? .distantPast < graceDate {
             try? FileManager.default.removeItem(at: temporary)
         }
-        try pool.write { db in
+        try write { db in
             if vacuum { try db.execute("VACUUM") }
             try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }

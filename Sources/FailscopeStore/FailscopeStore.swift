@@ -2,17 +2,23 @@ import FailscopeModel
 import Foundation
 import Synchronization
 
-/// Failscope's storage: the SQLite database `DIR/failscope.sqlite` (WAL, one writer, read-only
-/// readers) and the artifact files under `DIR/artifacts/`.
+/// Failscope's storage, the one interface the service, the CLI and the importers use: runs, results
+/// and their history (ingest and queries), pages and flaky tests, retention and health, plus the
+/// artifact files under `DIR/artifacts/`.
 ///
-/// Opening migrates the database with the embedded migrations (or refuses it: `MigrationError`).
-/// Ingest methods validate, then write one transaction each; read methods return the shared API
-/// types of `FailscopeModel/API`. Every method is safe to call from any thread.
+/// The engine is SQLite, the database `DIR/failscope.sqlite` or another file (WAL, one writer,
+/// read-only readers); nothing in this type's public surface names it. A PostgreSQL database can be
+/// migrated (`migrate(_:)`) but not yet opened as a store. Opening migrates the database with the embedded
+/// migrations (or refuses it: `MigrationError`). Ingest methods validate, then write one transaction
+/// each; read methods return the shared API types of `FailscopeModel/API`. Every error that leaves a
+/// method is a `StoreError` (`busy`, `unavailable`, `storageFull` for the database's conditions),
+/// a `MigrationError` when opening, or, for a bug or a damaged database, an engine error (a 500).
+/// Every method is safe to call from any thread.
 public final class FailscopeStore: Sendable {
     /// The data folder.
     public let directory: URL
-    /// The database connections.
-    public let pool: DatabasePool
+    /// The SQLite connections: for the store's own benchmarks, which load and measure the engine directly.
+    @_spi(Engine) public let pool: DatabasePool
     /// The artifact files.
     public let artifacts: ArtifactStore
     /// Migrations applied by this open (empty when the database was up to date).
@@ -24,16 +30,22 @@ public final class FailscopeStore: Sendable {
     /// The database file's name inside the data folder.
     public static let databaseFileName = "failscope.sqlite"
 
-    /// Opens (creating when missing) the store in `directory` and applies pending migrations.
+    /// The database file (the SQLite engine's).
+    public let databasePath: String
+
+    /// Opens (creating when missing) the store in `directory`, with its database at `database` (default:
+    /// `DIR/failscope.sqlite`), and applies pending migrations.
     ///
     /// - Throws: `MigrationError` when the database cannot be trusted or is newer than this binary,
-    ///   `SQLiteError` when it cannot be opened or WAL is refused, file system errors for the folder.
+    ///   `StoreError.unavailable` when it cannot be opened, `StoreError.invalid` for a PostgreSQL
+    ///   database (not served yet), `SQLiteError` when WAL is refused, file system errors for the folder,
     ///   ``StoreError/storageFull(_:)`` when the disk is too full to open or migrate it.
     public convenience init(
-        directory: URL, migrator: Migrator = Migrator(migrations: Migration.embedded), readerCount: Int = 4
+        directory: URL, database: DatabaseLocation? = nil,
+        migrator: Migrator = Migrator(migrations: Migration.embedded), readerCount: Int = 4
     ) throws {
         do {
-            try self.init(opening: directory, migrator: migrator, readerCount: readerCount)
+            try self.init(opening: directory, database: database, migrator: migrator, readerCount: readerCount)
         } catch {
             guard StoreError.storageFull(from: error, directory: directory) != nil else { throw error }
             throw StoreError.storageFull(
@@ -42,21 +54,59 @@ public final class FailscopeStore: Sendable {
         }
     }
 
-    private init(opening directory: URL, migrator: Migrator, readerCount: Int) throws {
+    private init(
+        opening directory: URL, database: DatabaseLocation?, migrator: Migrator, readerCount: Int
+    ) throws {
+        let path: String
+        switch database ?? .sqlite(in: directory) {
+        case .sqlite(let file): path = file
+        case .postgres:
+            throw StoreError.invalid(
+                "this failscope can migrate a PostgreSQL database but not yet serve one; use an SQLite --database")
+        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let artifactsRoot = directory.appendingPathComponent("artifacts")
         try FileManager.default.createDirectory(at: artifactsRoot, withIntermediateDirectories: true)
         self.directory = directory
         self.artifacts = ArtifactStore(root: artifactsRoot)
-        let pool = try DatabasePool(
-            path: directory.appendingPathComponent(Self.databaseFileName).path, maximumReaderCount: readerCount)
+        databasePath = path
+        let pool = try SQLiteError.translating { try DatabasePool(path: path, maximumReaderCount: readerCount) }
         do {
-            self.appliedMigrations = try pool.write { try migrator.migrate($0) }
+            self.appliedMigrations = try SQLiteError.translating { try pool.write { try migrator.migrate($0) } }
         } catch {
             pool.close()
             throw error
         }
         self.pool = pool
+    }
+
+    /// The newest migration this binary has, which an open store's database is at (`0001_baseline`).
+    public var schemaVersion: String { Migration.embedded.last?.name ?? "" }
+
+    /// Checks and applies the pending migrations of the database at `location` with that engine's embedded
+    /// migrations (`Migrations/sqlite/`, `Migrations/postgres/`), creating an SQLite file when missing;
+    /// returns the names applied and the newest migration's name.
+    ///
+    /// - Throws: `MigrationError` when the database cannot be trusted or is newer than this binary,
+    ///   `StoreError.unavailable` when it cannot be reached.
+    public static func migrate(_ location: DatabaseLocation) throws -> (applied: [String], version: String) {
+        switch location {
+        case .sqlite(let path):
+            let pool = try SQLiteError.translating { try DatabasePool(path: path) }
+            defer { pool.close() }
+            let migrator = Migrator(migrations: Migration.embedded)
+            return (try SQLiteError.translating { try pool.write { try migrator.migrate($0) } }, migrator.newest)
+        case .postgres(let url):
+            let database = try PostgresDatabase(url: url, maximumConnectionCount: 1)
+            defer { database.close() }
+            return (database.appliedMigrations, Migrator(migrations: PostgresDatabase.migrations).newest)
+        }
+    }
+
+    /// Runs `body` with the one writer connection; SQLite's busy, full and I/O conditions leave as `StoreError`,
+    /// a lack of disk space as ``StoreError/storageFull(_:)`` (through ``storing(_:)``).
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try storing { try SQLiteError.translating { try pool.write(body) } }
     }
 
     /// Whether the disk is full for the store: its last write failed for lack of space (and none has succeeded
@@ -68,8 +118,8 @@ public final class FailscopeStore: Sendable {
     /// Bytes still free for the store on the file system holding the data folder, or `nil` when unknown.
     public var freeStorageBytes: Int? { StoreError.freeBytes(directory) }
 
-    /// Runs a write (`body`), turning a lack of disk space into ``StoreError/storageFull(_:)`` and keeping
-    /// ``isStorageFull`` up to date. Every ingest method writes through it.
+    /// Runs a write (`body`: the database's, or an artifact file's), turning a lack of disk space into
+    /// ``StoreError/storageFull(_:)`` and keeping ``isStorageFull`` up to date.
     @discardableResult
     func storing<T>(_ body: () throws -> T) throws -> T {
         do {
@@ -83,9 +133,18 @@ public final class FailscopeStore: Sendable {
         }
     }
 
-    /// `pool.write(body)` through ``storing(_:)``.
-    func storingWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        try storing { try pool.write(body) }
+    /// Runs `body` with a reader in one snapshot; SQLite's busy and I/O conditions leave as `StoreError`.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try SQLiteError.translating { try pool.read(body) }
+    }
+
+    /// Checks that the database answers now (`/healthz`).
+    ///
+    /// - Throws: `StoreError.unavailable` or `.busy` when it does not.
+    public func checkHealth() throws {
+        guard try read({ try $0.scalar("SELECT 1").int }) == 1 else {
+            throw StoreError.unavailable("the health query returned no row")
+        }
     }
 
     /// Checkpoints the WAL and closes every connection; later calls throw.
@@ -93,17 +152,17 @@ public final class FailscopeStore: Sendable {
         pool.close()
     }
 
-    /// Bytes used by the database file and its WAL.
+    /// Bytes the database uses on disk (SQLite: the database file and its WAL).
     public func databaseByteCount() -> Int {
-        [Self.databaseFileName, Self.databaseFileName + "-wal"].reduce(0) { total, name in
-            let path = directory.appendingPathComponent(name).path
+        [databasePath, databasePath + "-wal"].reduce(0) { total, path in
             let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
             return total + (size ?? 0)
         }
     }
 
-    /// Runs `PRAGMA integrity_check`; returns `["ok"]` for a sound database, else SQLite's findings.
+    /// The engine's consistency check (SQLite: `PRAGMA integrity_check`); returns `["ok"]` for a sound
+    /// database, else the engine's findings.
     public func integrityCheck() throws -> [String] {
-        try pool.read { try $0.query("PRAGMA integrity_check") { $0.string(0) } }
+        try read { try $0.query("PRAGMA integrity_check") { $0.string(0) } }
     }
 }

@@ -1,3 +1,4 @@
+import FailscopeStore
 import Foundation
 
 /// A subcommand of `failscope`: its name, one-sentence summary, help text and body.
@@ -140,16 +141,47 @@ struct Arguments {
     }
 }
 
+extension Arguments {
+    /// `--database` (or `FAILSCOPE_DATABASE`): a file path, `sqlite:PATH` or a `postgres://` URI; `nil` when
+    /// neither is given (the data folder's `failscope.sqlite`).
+    /// - Throws: `UsageError` for a malformed value or a URI with a password.
+    mutating func database() throws(UsageError) -> DatabaseLocation? {
+        guard let text = option("database") ?? ProcessInfo.processInfo.environment["FAILSCOPE_DATABASE"],
+            !text.isEmpty
+        else { return nil }
+        do {
+            return try DatabaseLocation(parsing: text)
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
+
+    /// The help line of `--database`, the same in every command that takes it.
+    static let databaseHelp = """
+          --database <db>         The database: a file path or sqlite:PATH, or postgres://user@host:port/db?sslmode=…
+                                  (the password from PGPASSWORD or ~/.pgpass, never in the URI).
+                                  (default: failscope.sqlite in --data; env FAILSCOPE_DATABASE)
+        """
+}
+
 /// A mistake in the command line: printed as `Error: …` with the usage, exit code 64.
 struct UsageError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
 
-/// A failure while running a command (I/O, the network, bad input): printed as `Error: …`, exit 1.
+/// A failure while running a command (I/O, the network, bad input): printed as `Error: …`, exit 1, or
+/// 69 (`EX_UNAVAILABLE`, sysexits.h) when the database cannot be reached.
 struct CommandError: Error, CustomStringConvertible {
     var description: String
+    var exitCode: Int32 = 1
     init(_ description: String) { self.description = description }
+
+    /// `error` of the store, said after `context`; exit 69 when it is `StoreError.unavailable`.
+    init(store error: any Error, _ context: String = "") {
+        description = context + "\(error)"
+        if case .unavailable? = error as? StoreError { exitCode = 69 }
+    }
 }
 
 /// Writes a line to standard error.

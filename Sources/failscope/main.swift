@@ -5,6 +5,7 @@ let commands: [any Command.Type] = [
     ServeCommand.self,
     MigrateCommand.self,
     GCCommand.self,
+    CopyCommand.self,
     RunsCommand.self,
     TestCommand.self,
     UploadCommand.self,
@@ -62,6 +63,9 @@ let overview = """
         var arguments = try command.parse(words)
         let code = try await command.run(&arguments)
         return code
+    } catch let error as CommandError {
+        printError("Error: \(error)")
+        return error.exitCode
     } catch let error as UsageError {
         printError("Error: \(error)\n\(command.usage.split(separator: "\n").first ?? "")")
         return 64

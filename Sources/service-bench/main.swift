@@ -7,7 +7,7 @@
 //
 // Prints one number on stdout (results per second for `raw`); diagnostics go to stderr.
 import FailscopeModel
-import FailscopeStore
+@_spi(Engine) import FailscopeStore
 import Foundation
 
 /// The shape of one benchmark result, identical to scripts/bench/service-ingest.lua: every tenth fails

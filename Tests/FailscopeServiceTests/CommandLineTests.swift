@@ -23,6 +23,49 @@ final class CommandLineTests: XCTestCase {
         )
     }
 
+    func testADatabaseThatCannotBeOpenedExitsWith69() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        // A folder where the database file should be: SQLite cannot open it.
+        try FileManager.default.createDirectory(
+            at: data.appendingPathComponent(FailscopeStore.databaseFileName), withIntermediateDirectories: true)
+        for command in [["migrate"], ["gc", "--keep-days", "3"], ["serve", "--port", "0"]] {
+            let outcome = try run(command + ["--data", data.path])
+            XCTAssertEqual(outcome.status, 69, "\(command): \(outcome.error)")
+            XCTAssertTrue(outcome.error.contains("the database is unavailable"), outcome.error)
+            XCTAssertFalse(outcome.error.contains(data.path), "no path in the message: \(outcome.error)")
+        }
+    }
+
+    func testMigrateAPostgreSQLDatabaseAndRefuseAPasswordInItsURI() throws {
+        guard let server = ProcessInfo.processInfo.environment["FAILSCOPE_TEST_POSTGRES_URL"], !server.isEmpty else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail("CI=true but no FAILSCOPE_TEST_POSTGRES_URL")
+            }
+            throw XCTSkip("PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)")
+        }
+        let schema = "cli_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        psql.arguments = [server, "-qc", "CREATE SCHEMA \(schema)"]
+        try psql.run()
+        psql.waitUntilExit()
+        XCTAssertEqual(psql.terminationStatus, 0)
+        let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        let first = try run(["migrate", "--database", url])
+        XCTAssertEqual(first.status, 0, first.error)
+        XCTAssertEqual(first.output, "Applied 0001_baseline\n")
+        XCTAssertEqual(try run(["migrate", "--database", url]).output, "Database is up to date (0001_baseline).\n")
+
+        let secret = "postgres://failscope:s3cret@127.0.0.1:5432/failscope"
+        let refused = try run(["migrate", "--database", secret])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(refused.error.contains("PGPASSWORD"), refused.error)
+        XCTAssertFalse(refused.error.contains("s3cret"), refused.error)
+        let unreachable = try run(["migrate", "--database", "postgres://failscope@127.0.0.1:1/failscope"])
+        XCTAssertEqual(unreachable.status, 69, unreachable.error)
+    }
+
     func testMigrateGCAndRunsOnADataFolder() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -31,10 +74,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             first.output,
             "Created a new database at \(data.appendingPathComponent(FailscopeStore.databaseFileName).path)\n"
-                + Migration.embedded.map { "Applied \($0.name)\n" }.joined())
+                + "Applied 0001_baseline\n")
         XCTAssertEqual(
-            try run(["migrate", "--data", data.path]).output,
-            "Database is up to date (\(Migration.embedded.last!.name)).\n")
+            try run(["migrate", "--data", data.path]).output, "Database is up to date (0001_baseline).\n")
 
         let store = try FailscopeStore(directory: data)
         var old = sampleRun(id: "old", branch: "x\u{1B}[31m")
@@ -139,6 +181,10 @@ final class CommandLineTests: XCTestCase {
         let report = try WireCoding.decoder().decode(FlakyReport.self, from: Data(json.output.utf8))
         XCTAssertEqual(report.flaky.map(\.branch).sorted(), branches.sorted())
         XCTAssertEqual(Set(report.flaky.map { $0.reasons }), [[.contradiction]])
+        // The same database named by --database instead of found in --data.
+        let database = "sqlite:" + data.appendingPathComponent(FailscopeStore.databaseFileName).path
+        let named = try run(["flaky", "--data", "/nonexistent", "--database", database, "--all-branches", "--json"])
+        XCTAssertEqual(named.output, json.output, named.error)
 
         // The page list's device column: a result without a device is "(none)", as on the dashboard.
         let noDevice = try FailscopeStore(directory: data)
@@ -205,6 +251,6 @@ final class CommandLineTests: XCTestCase {
         pool.close()
         let serve = try run(["serve", "--port", "0", "--data", data.path, "--upload-token", "t"])
         XCTAssertEqual(serve.status, 1)
-        XCTAssertTrue(serve.error.contains("migration 0001_initial was changed after it was applied"), serve.error)
+        XCTAssertTrue(serve.error.contains("migration 0001_baseline was changed after it was applied"), serve.error)
     }
 }

@@ -1,7 +1,7 @@
 import FailscopeModel
 import FailscopeTesting
 import FailscopeService
-import FailscopeStore
+@_spi(Engine) import FailscopeStore
 import Foundation
 import HTTPServer
 import XCTest

@@ -1,7 +1,7 @@
 import FailscopeModel
 import XCTest
 
-@testable import FailscopeStore
+@_spi(Engine) @testable import FailscopeStore
 
 /// Each rule of docs/flaky.md against histories ingested through the store's real ingest path, with
 /// the exact sets the rules must produce.
@@ -461,9 +461,9 @@ final class FlakyReaderTests: XCTestCase {
     }
 
     func testReaderRefusesADatabaseBeforeTheCurrentSummaries() throws {
-        // Folders last migrated by older binaries (0006, and 0010 just before the current one): the reader
-        // does not migrate, so it says what to run.
-        for applied in [6, Migration.embedded.count - 1] {
+        // A folder migrated by an older binary (here: none of the migrations; later, one before the newest):
+        // the reader does not migrate, so it says what to run.
+        for applied in [0] {
             let directory = try makeTemporaryDirectory()
             let store = try FailscopeStore(
                 directory: directory, migrator: Migrator(migrations: Array(Migration.embedded.prefix(applied))))

@@ -1,9 +1,9 @@
 import FailscopeModel
 import XCTest
 
-@testable import FailscopeStore
+@_spi(Engine) @testable import FailscopeStore
 
-/// The summary tables kept by ingest equal what the migration's populate statements compute from
+/// The summary tables kept by ingest equal what flaky_summaries.sql computes from
 /// `results`, also after out-of-order results and a run whose branch, commit and device changed.
 final class FlakySummaryTests: XCTestCase {
     private var store: FailscopeStore!
@@ -109,50 +109,12 @@ final class FlakySummaryTests: XCTestCase {
         try assertMatchesRebuild()
     }
 
-    /// A database whose summaries were computed by migration `applied` (its "-- populate" statements over
-    /// the results `ingestHistory` stores) and then upgraded by the newer migrations keeps exactly the
-    /// summaries, and gives exactly the flaky answers, of a database ingesting the same history now.
-    private func assertUpgradeFromMigrations(_ applied: Int, file: StaticString = #filePath, line: UInt = #line) throws {
-        let fresh = try makeTemporaryDirectory()
-        store.close()
-        store = try FailscopeStore(directory: fresh)
+    func testARebuildGivesTheSameFlakyAnswersAsIngest() throws {
         try ingestHistory()
-        let ingested = try snapshot()
         let answers = try flakyAnswers()
-        XCTAssertTrue(answers.contains { $0.contains("\"flakyTestCount\":1") }, file: file, line: line)
-        store.close()
-        let old = try makeTemporaryDirectory()
-        let oldMigrations = Array(Migration.embedded.prefix(applied))
-        store = try FailscopeStore(directory: old, migrator: Migrator(migrations: oldMigrations))
-        try store.pool.write { db in
-            try db.execute("ATTACH DATABASE '\(fresh.appendingPathComponent(FailscopeStore.databaseFileName).path)' AS fresh")
-            try db.transaction {
-                // The tests' columns before 0011 (which numbers them).
-                try db.execute(
-                    """
-                    INSERT INTO tests (id, project, suite, name, arguments, first_seen_at)
-                    SELECT id, project, suite, name, arguments, first_seen_at FROM fresh.tests
-                    """)
-                for table in ["runs", "results", "failures", "trail_steps", "result_pages", "result_artifacts"] {
-                    try db.execute("INSERT INTO \(table) SELECT * FROM fresh.\(table)")
-                }
-                let sql = oldMigrations.reversed().compactMap { migration -> String? in
-                    migration.sql.range(of: "\n-- populate\n").map { String(migration.sql[$0.upperBound...]) }
-                }.first!
-                for statement in sql.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                    try db.execute(statement)
-                }
-            }
-            try db.execute("DETACH DATABASE fresh")
-        }
-        store.close()
-        store = try FailscopeStore(directory: old)
-        XCTAssertEqual(store.appliedMigrations.last, Migration.embedded.last?.name, file: file, line: line)
-        let migrated = try snapshot()
-        for table in FlakySummaries.tables {
-            XCTAssertEqual(migrated[table], ingested[table], table, file: file, line: line)
-        }
-        XCTAssertEqual(try flakyAnswers(), answers, file: file, line: line)
+        XCTAssertTrue(answers.contains { $0.contains("\"flakyTestCount\":1") })
+        try store.rebuildFlakySummaries()
+        XCTAssertEqual(try flakyAnswers(), answers)
     }
 
     /// The JSON of the flaky queries a user would make over `ingestHistory` (with and without device and page).
@@ -170,30 +132,6 @@ final class FlakySummaryTests: XCTestCase {
             }
         }
         return answers
-    }
-
-    func testUpgradingSummariesOf0002GivesWhatIngestKeeps() throws {
-        try assertUpgradeFromMigrations(2)
-    }
-
-    func testUpgradingSummariesOf0004GivesWhatIngestKeeps() throws {
-        try assertUpgradeFromMigrations(4)
-    }
-
-    func testUpgradingSummariesOf0006ToPackedOutcomesGivesWhatIngestKeeps() throws {
-        try assertUpgradeFromMigrations(6)
-    }
-
-    func testUpgradingSummariesOf0008ToWindowCountsGivesWhatIngestKeeps() throws {
-        try assertUpgradeFromMigrations(8)
-    }
-
-    func testUpgradingSummariesOf0009WithoutEmptyDeviceRowsGivesWhatIngestKeeps() throws {
-        try assertUpgradeFromMigrations(9)
-    }
-
-    func testUpgradingSummariesOf0010ToTestKeysGivesWhatIngestKeeps() throws {
-        try assertUpgradeFromMigrations(10)
     }
 
     func testTestsAreNumberedInTheOrderTheyAreFirstStored() throws {

@@ -1,7 +1,7 @@
 import FailscopeModel
 import XCTest
 
-@testable import FailscopeStore
+@_spi(Engine) @testable import FailscopeStore
 
 final class IngestTests: XCTestCase {
     private var store: FailscopeStore!

@@ -8,18 +8,19 @@ final class MigratorTests: XCTestCase {
         try DatabasePool(path: try makeTemporaryDirectory().appendingPathComponent("m.sqlite").path)
     }
 
-    func testEmbeddedMigrationsMatchTheMigrationsFolder() throws {
+    func testEmbeddedMigrationsAreTheFilesOfTheSQLiteFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Migrations")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
-            .sorted()
+            .deletingLastPathComponent().appendingPathComponent("Migrations/sqlite")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".sql") && Migration.isValidName(String($0.dropLast(4))) }.sorted()
         XCTAssertEqual(
-            Migration.embedded.map { $0.name + ".sql" }, files, "run Migrations/embed.sh after changing Migrations/")
+            Migration.embedded.map { $0.name + ".sql" }, files,
+            "list a new migration in Package.swift and Migrations/sqlite/SQLiteMigrations.swift")
         for migration in Migration.embedded {
-            var text = try String(contentsOf: folder.appendingPathComponent(migration.name + ".sql"), encoding: .utf8)
-            if text.hasSuffix("\n") { text.removeLast() }
-            XCTAssertEqual(migration.sql, text, "\(migration.name) differs from its file: run Migrations/embed.sh")
+            let text = try String(contentsOf: folder.appendingPathComponent(migration.name + ".sql"), encoding: .utf8)
+            XCTAssertEqual(migration.sql, text, "\(migration.name) is embedded byte for byte")
         }
+        XCTAssertEqual(Migration.embedded.map(\.name), ["0001_baseline"])
     }
 
     func testAppliesEveryMigrationOnceAndRecordsChecksums() throws {
@@ -45,10 +46,10 @@ final class MigratorTests: XCTestCase {
             ])
     }
 
-    func testUpgradeFromMigrationOneKeepsRows() throws {
+    func testANewMigrationAfterTheBaselineKeepsRows() throws {
         let pool = try openPool()
         defer { pool.close() }
-        try pool.write { try Migrator(migrations: [Migration.embedded[0]]).migrate($0) }
+        try pool.write { try Migrator(migrations: Migration.embedded).migrate($0) }
         try pool.write { db in
             try db.run(
                 """
@@ -58,7 +59,7 @@ final class MigratorTests: XCTestCase {
         }
         let next = Migration(name: "9000_add_run_notes", sql: "ALTER TABLE runs ADD COLUMN notes TEXT DEFAULT 'none';")
         let applied = try pool.write { try Migrator(migrations: Migration.embedded + [next]).migrate($0) }
-        XCTAssertEqual(applied, Array(Migration.embedded.dropFirst().map(\.name)) + ["9000_add_run_notes"])
+        XCTAssertEqual(applied, ["9000_add_run_notes"])
         let row = try pool.read { db in
             try db.queryFirst("SELECT project, notes FROM runs WHERE id = 'r1'") { ($0.string(0), $0.string(1)) }
         }

@@ -1,7 +1,7 @@
 import FailscopeModel
 import XCTest
 
-@testable import FailscopeStore
+@_spi(Engine) @testable import FailscopeStore
 
 /// The dashboard's and the flaky analysis' access paths read an index range (or walk an index in
 /// order under a LIMIT), never a whole table.

@@ -2,7 +2,7 @@ import FailscopeModel
 import FailscopeTesting
 import XCTest
 
-@testable import FailscopeStore
+@_spi(Engine) @testable import FailscopeStore
 
 final class RetentionTests: XCTestCase {
     func testGarbageCollectionDeletesOldRunsThenUnreferencedArtifacts() throws {

@@ -35,13 +35,14 @@ extension FailscopeStore {
     }
 
     /// The flaky tests and broken tests of the window (docs/flaky.md), reading only summary rows of
-    /// tests that failed in the window (`Migrations/0002_flaky_summaries.sql`).
+    /// tests that failed in the window (`Migrations/sqlite/0001_baseline.sql`).
     ///
     /// An unknown page, project, branch or device gives empty lists.
-    /// - Throws: `StoreError.invalid` for days outside 1...365 or a policy out of range, `SQLiteError`.
+    /// - Throws: `StoreError.invalid` for days outside 1...365 or a policy out of range,
+    ///   `.busy` / `.unavailable` / `.storageFull`.
     public func flakyTests(_ query: FlakyQuery) throws -> FlakyReport {
         let window = try FlakyWindow(query)
-        return try pool.read { db in try Self.flakyTests(db, window) }
+        return try read { db in try Self.flakyTests(db, window) }
     }
 
     static func flakyTests(_ db: Database, _ window: FlakyWindow) throws -> FlakyReport {
@@ -76,13 +77,14 @@ extension FailscopeStore {
     /// counts and the flaky columns (docs/flaky.md, "By page"). `query.page`/`suite` are ignored;
     /// `device` limits the flaky columns only.
     ///
-    /// - Throws: `StoreError.invalid` for days outside 1...365 or a policy out of range, `SQLiteError`.
+    /// - Throws: `StoreError.invalid` for days outside 1...365 or a policy out of range,
+    ///   `.busy` / `.unavailable` / `.storageFull`.
     public func flakyPages(_ query: FlakyQuery) throws -> FlakyPageList {
         var query = query
         query.page = nil
         query.suite = nil
         let window = try FlakyWindow(query)
-        return try pool.read { db in try Self.flakyPages(db, window) }
+        return try read { db in try Self.flakyPages(db, window) }
     }
 
     static func flakyPages(_ db: Database, _ window: FlakyWindow) throws -> FlakyPageList {
@@ -217,16 +219,20 @@ struct FlakyWindow {
 }
 extension FailscopeStore {
     /// Recomputes every flaky summary table from `results` in one transaction (after a bulk load that
-    /// bypassed `addResults`, or as a repair), with the "-- populate" statements of the newest migration
-    /// that has them (0011).
+    /// bypassed `addResults`, or as a repair), with the statements of
+    /// `Migrations/sqlite/flaky_summaries.sql`.
     public func rebuildFlakySummaries() throws {
-        try pool.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+        try write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
     }
+
+    /// The statements that compute every flaky summary table from `results` (the SQLite engine's
+    /// `flaky_summaries.sql`), for the benchmark's generator, which computes most tables itself.
+    @_spi(Engine) public static var flakySummaryStatements: [String] { FlakySummaries.populateStatements }
 
     /// Every row of every flaky summary table, by table name, each table sorted by all its columns: what
     /// checks compare to show that ingest keeps exactly what `rebuildFlakySummaries()` computes.
     public func flakySummaryRows() throws -> [String: [[SQLValue]]] {
-        try pool.read { db in
+        try read { db in
             var tables: [String: [[SQLValue]]] = [:]
             for table in FlakySummaries.tables {
                 let columns = try db.scalar("SELECT count(*) FROM pragma_table_info(?)", [table]).int ?? 0

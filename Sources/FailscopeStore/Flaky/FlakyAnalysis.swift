@@ -291,7 +291,7 @@ struct FlakyAnalysis {
     /// The report entry of a flaky candidate.
     func flakyTest(_ candidate: Candidate, _ evaluated: Evaluated, reasons: [FlakyReason]) throws -> FlakyTest {
         // The identity and the pass/fail counts in the window in one statement: the key's lifetime counts
-        // minus those before its first day in the window (0009). Then the newest contradicting commits (one
+        // minus those before its first day in the window. Then the newest contradicting commits (one
         // more than listed) and, only when there are more, their total, from their index (0008).
         let firstDayInWindow = """
             FROM flaky_test_days d WHERE d.test_key = t.key AND d.branch = ?2 AND d.device = ?3 AND d.day >= ?4
@@ -349,7 +349,7 @@ struct FlakyAnalysis {
                 newest = row
             }
         }
-        // The call sites on the device key's rows (0009: the all-devices key has its own).
+        // The call sites on the device key's rows (the all-devices key has its own).
         let callSites = try db.query(
             """
             SELECT page, file, line, fails, last_fail_at FROM flaky_call_sites

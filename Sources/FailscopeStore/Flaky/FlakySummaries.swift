@@ -1,14 +1,14 @@
 import FailscopeModel
 import Foundation
+import SQLiteMigrations
 
-/// Maintains the summary tables of `Migrations/0002_flaky_summaries.sql` (as 0003, 0005, 0007, 0009,
-/// 0010 and 0011 redefine them) inside the ingest transaction, so flaky and page queries read a bounded
-/// number of rows per test (docs/flaky.md).
+/// Maintains the flaky summary tables of `Migrations/sqlite/0001_baseline.sql` inside the ingest transaction,
+/// so flaky and page queries read a bounded number of rows per test (docs/flaky.md).
 ///
 /// `record` adds a batch of stored results. `rebuildAll` recomputes every table from `results` with the
-/// newest migration's "-- populate" statements; `rebuild(_:testsOfRun:project:formerDays:)` records the
-/// results of a run's tests again when the run's branch, commit, device or start changed. All give the same rows
-/// (`FlakySummaryTests` checks it).
+/// statements of `Migrations/sqlite/flaky_summaries.sql`; `rebuild(_:testsOfRun:project:formerDays:)` records
+/// the results of a run's tests again when the run's branch, commit, device or start changed. All give the same
+/// rows (`FlakySummaryTests` checks it).
 enum FlakySummaries {
     /// The newest results kept per (test, branch, device) in `flaky_outcomes`; bounds `FlakyPolicy`'s windows.
     static let recentCapacity = OutcomePack.capacity
@@ -20,7 +20,7 @@ enum FlakySummaries {
     struct Entry {
         var resultID: Int64
         var testID: String
-        /// The test's `tests.key` (0011).
+        /// The test's `tests.key`.
         var testKey: Int64
         var project: String
         var suite: String
@@ -36,7 +36,7 @@ enum FlakySummaries {
     static func isFailure(_ status: String) -> Bool { status == "failed" || status == "error" }
 
     /// The device keys of a result's `flaky_outcomes`, `flaky_commits`, `flaky_test_days` and
-    /// `flaky_call_sites` rows: its device and `*`, or only `*` without a device (0010: a device filter
+    /// `flaky_call_sites` rows: its device and `*`, or only `*` without a device (a device filter
     /// always names one). Page rows keep device `""`: the `*` rows' per-device counts come from them.
     static func outcomeDeviceKeys(_ device: String) -> [String] {
         device.isEmpty ? [allDevices] : [device, allDevices]
@@ -123,7 +123,7 @@ enum FlakySummaries {
 
     /// Places the batch's outcomes (`added`, per key in stored order) in each key's pack, keeps the newest
     /// `OutcomePack.capacity`, adds them to the lifetime counts and writes the rows back, and keeps each key's
-    /// day rows (`flaky_test_days`, 0009); returns the `flaky_commits` rows of commits failing in the batch,
+    /// day rows (`flaky_test_days`); returns the `flaky_commits` rows of commits failing in the batch,
     /// counted over the pack before trimming (a commit's first failure starts its row from them).
     private static func updateOutcomePacks(
         _ db: Database, _ keyOrder: [OutcomeKey], _ added: [OutcomeKey: [Entry]]
@@ -288,7 +288,7 @@ enum FlakySummaries {
         return rows
     }
 
-    /// Registers the SQL functions the summary statements use on `db` (the populate statements'
+    /// Registers the SQL functions the summary statements use on `db` (flaky_summaries.sql's
     /// `failscope_outcome_pack(ran_at, id, failed, commit_sha)`: the group's newest `OutcomePack.capacity`
     /// pass/fail results as an `OutcomePack` BLOB).
     static func registerFunctions(_ db: Database) throws {
@@ -356,7 +356,7 @@ enum FlakySummaries {
         let device = entry.device ?? ""
         let page = entry.page ?? ""
         let day = entry.ranAt / millisecondsPerDay
-        // The device's page rows, then the all-devices rows with their per-device breakdown (0005).
+        // The device's page rows, then the all-devices rows with their per-device breakdown.
         for key in [device, allDevices] {
             try db.run(
                 """
@@ -386,7 +386,7 @@ enum FlakySummaries {
                     last_fail_at = max(last_fail_at, excluded.last_fail_at), fails = fails + 1
                 """, [entry.testID, branch, key, page, entry.project, entry.ranAt, entry.resultID])
         }
-        // What the "-- populate" section of 0005 computes, over the per-device rows just updated: for the
+        // What flaky_summaries.sql computes, over the per-device rows just updated: for the
         // day rows, each device's newest cumulative row through the day, its devices found among the
         // (test, branch, device, page) rows (so the cost does not grow with the days of history).
         try db.run(
@@ -426,28 +426,20 @@ enum FlakySummaries {
         }
     }
 
-    /// The summary tables keyed by `tests.key` instead of the test's id (0011).
+    /// The summary tables keyed by `tests.key` instead of the test's id.
     static let testKeyedTables: Set = ["flaky_outcomes", "flaky_test_days"]
 
-    /// The summary tables, in the order the populate statements fill them.
+    /// The summary tables, in the order `populateStatements` fill them.
     static let tables = [
         "flaky_outcomes", "flaky_commits", "flaky_test_days", "flaky_page_days", "flaky_test_pages", "flaky_call_sites",
         "page_days",
     ]
 
-    /// The "-- populate" statements of the newest migration that has them (0011: packed outcomes with
-    /// lifetime counts and counts before each day keyed by `tests.key`, device-summed page and call-site
-    /// rows, no per-device rows but the page rows for results without a device), in order: the current
-    /// definition of the summaries.
-    static let populateStatements: [String] = {
-        guard
-            let (migration, marker) = Migration.embedded.reversed().lazy.compactMap({ migration in
-                migration.sql.range(of: "\n-- populate\n").map { (migration, $0) }
-            }).first
-        else { preconditionFailure("no migration has a '-- populate' section") }
-        return migration.sql[marker.upperBound...].components(separatedBy: ";\n")
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-    }()
+    /// The statements of `Migrations/sqlite/flaky_summaries.sql`, in order: the definition of the summaries
+    /// as computed from `results`.
+    static let populateStatements: [String] = SQLiteMigrations.flakySummaries.components(separatedBy: ";\n")
+        .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        .filter { !$0.isEmpty && !$0.split(separator: "\n").allSatisfy { $0.hasPrefix("--") } }
 
     /// Recomputes every summary table from `results` (the generator's bulk load; a repair).
     static func rebuildAll(_ db: Database) throws {

@@ -1,5 +1,5 @@
 /// The newest pass/fail outcomes of one (test, branch, device key), newest first: the `outcomes` BLOB
-/// of `flaky_outcomes` (Migrations/0007_flaky_outcome_packs.sql), so classifying a test reads one row.
+/// of `flaky_outcomes` (Migrations/sqlite/0001_baseline.sql), so classifying a test reads one row.
 ///
 /// Format: `recentCapacity` (64) outcomes at most, 10 bytes each, little-endian: `ran_at` in
 /// milliseconds since the Unix epoch as 48 bits, then 32 bits whose top bit is set for a failure and whose

@@ -5,7 +5,7 @@ extension Database {
     /// connection (`sqlite3_create_function_v2`; registering a name again replaces it). SQLite hands each
     /// group's argument rows to `final`, in the order it stepped them, and stores its value as the result.
     ///
-    /// For functions that SQL statements of the schema itself need (a migration's populate statements):
+    /// For functions that SQL statements of the schema itself need (flaky_summaries.sql):
     /// the rows of a group are collected first, so keep groups to thousands of rows.
     /// - Throws: `SQLiteError` when SQLite refuses the registration.
     public func createAggregate(

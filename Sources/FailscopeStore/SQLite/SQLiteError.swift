@@ -30,3 +30,26 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         return text
     }
 }
+
+extension SQLiteError {
+    /// The store's word for this condition when it is one a caller acts on (retry, wait for the disk, give
+    /// up with 503), `nil` for the rest (a bug or a damaged database: a 500). Messages carry no path.
+    var storeError: StoreError? {
+        switch primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy
+        case SQLITE_FULL: .storageFull(StoreError.dataFolderFullMessage)
+        case SQLITE_IOERR: .unavailable("SQLite reported an I/O error (\(code))")
+        case SQLITE_CANTOPEN: .unavailable("SQLite cannot open the database file")
+        default: nil
+        }
+    }
+
+    /// Runs `body`, throwing ``storeError`` in place of a `SQLiteError` that has one.
+    static func translating<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw error.storeError ?? error
+        }
+    }
+}

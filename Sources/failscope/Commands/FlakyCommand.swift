@@ -10,7 +10,8 @@ enum FlakyCommand: Command {
     static let summary = "Flaky tests by page: which pages make the UI tests flaky, and which tests."
     static let usage = """
         USAGE: failscope flaky [--page <page>] [--suite <suite>] [--project <p>] [--branch <b> | --all-branches]
-                               [--days <n>] [--device <d>] [--pages] [--json] [--url <url> [--token <t>] | --data <dir>]
+                               [--days <n>] [--device <d>] [--pages] [--json]
+                               [--url <url> [--token <t>] | --data <dir> [--database <file>]]
 
         OPTIONS:
           --page <page>      Only tests with a failure on this page ("(no page)": results without one).
@@ -25,6 +26,8 @@ enum FlakyCommand: Command {
           --url <url>        Ask this Failscope service. (env FAILSCOPE_URL)
           --token <t>        Read token for --url. (env FAILSCOPE_READ_TOKEN)
           --data <dir>       Read this data folder directly, read-only. (default: .failscope; env FAILSCOPE_DATA)
+          --database <file>  With --data: the SQLite database, a path or sqlite:PATH. (default: failscope.sqlite
+                             in --data; env FAILSCOPE_DATABASE)
 
           Rules: docs/flaky.md. Exit status 0 with or without flaky tests.
         """
@@ -52,6 +55,7 @@ enum FlakyCommand: Command {
         let url = urlOption ?? environment["FAILSCOPE_URL"]
         let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
         let data = arguments.option("data")
+        let database = try arguments.database()
         try arguments.checkAllConsumed()
         if data != nil && urlOption != nil { throw UsageError("--url and --data exclude each other") }
 
@@ -84,7 +88,7 @@ enum FlakyCommand: Command {
         }
         let directory = URL(fileURLWithPath: data ?? environment["FAILSCOPE_DATA"] ?? ".failscope")
         do {
-            let reader = try FlakyReader(directory: directory)
+            let reader = try FlakyReader(directory: directory, database: database)
             if listPages {
                 let list = try reader.flakyPages(query)
                 print(json ? String(decoding: try encoder.encode(list), as: UTF8.self) : FlakyTable.pages(list, query))
@@ -93,7 +97,7 @@ enum FlakyCommand: Command {
                 print(json ? String(decoding: try encoder.encode(report), as: UTF8.self) : FlakyTable.tests(report))
             }
         } catch let error as StoreError {
-            throw CommandError("\(error)")
+            throw CommandError(store: error)
         }
         return 0
     }

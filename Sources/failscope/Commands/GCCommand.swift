@@ -6,11 +6,12 @@ enum GCCommand: Command {
     static let name = "gc"
     static let summary = "Delete runs older than N days and the artifacts nothing references any more."
     static let usage = """
-        USAGE: failscope gc --keep-days <n> [--data <dir>]
+        USAGE: failscope gc --keep-days <n> [--data <dir>] [--database <db>]
 
         OPTIONS:
-          --keep-days <n>  Keep runs that started within the last n days (1...36500).
-          --data <dir>     Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
+          --keep-days <n>         Keep runs that started within the last n days (1...36500).
+          --data <dir>            Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
+        \(Arguments.databaseHelp)
 
           Deletions run in one transaction; a busy database (a running service) makes gc wait up to 5 s
           for the lock and otherwise fail without changes. 'failscope serve --retention-days' sweeps in-process.
@@ -20,14 +21,15 @@ enum GCCommand: Command {
         guard arguments.option("keep-days") != nil else { throw UsageError("--keep-days is required") }
         let keepDays = try arguments.integer("keep-days", default: 0, in: 1...36_500)
         let data = try arguments.dataDirectory()
+        let database = try arguments.database()
         try arguments.checkAllConsumed()
         let report: FailscopeStore.GarbageReport
         do {
-            let store = try FailscopeStore(directory: data)
+            let store = try FailscopeStore(directory: data, database: database)
             defer { store.close() }
             report = try store.collectGarbage(keepDays: keepDays)
         } catch {
-            throw CommandError("\(error)")
+            throw CommandError(store: error)
         }
         print(
             """

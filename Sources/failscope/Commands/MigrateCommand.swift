@@ -6,10 +6,11 @@ enum MigrateCommand: Command {
     static let name = "migrate"
     static let summary = "Apply pending database migrations."
     static let usage = """
-        USAGE: failscope migrate [--data <dir>]
+        USAGE: failscope migrate [--data <dir>] [--database <db>]
 
         OPTIONS:
-          --data <dir>   Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
+          --data <dir>            Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
+        \(Arguments.databaseHelp)
 
           Each migration runs in its own transaction and is recorded with its SHA-256; a changed or missing
           applied migration, or a database from a newer failscope, is refused (exit 1). A folder without a
@@ -18,22 +19,26 @@ enum MigrateCommand: Command {
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let data = try arguments.dataDirectory()
+        let database = try arguments.database() ?? .sqlite(in: data)
         try arguments.checkAllConsumed()
         // Say so when there was no database (a mistyped --data path would otherwise pass silently).
-        let path = data.appendingPathComponent(FailscopeStore.databaseFileName).path
-        let existed = FileManager.default.fileExists(atPath: path)
-        let store: FailscopeStore
-        do {
-            store = try FailscopeStore(directory: data)
-        } catch {
-            throw CommandError("\(error)")
+        var created: String?
+        if case .sqlite(let path) = database, !FileManager.default.fileExists(atPath: path) {
+            created = path
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        defer { store.close() }
-        if !existed { print("Created a new database at \(path)") }
-        if store.appliedMigrations.isEmpty {
-            print("Database is up to date (\(Migration.embedded.last?.name ?? "no migrations")).")
+        let outcome: (applied: [String], version: String)
+        do {
+            outcome = try FailscopeStore.migrate(database)
+        } catch {
+            throw CommandError(store: error)
+        }
+        if let created { print("Created a new database at \(created)") }
+        if outcome.applied.isEmpty {
+            print("Database is up to date (\(outcome.version)).")
         } else {
-            for name in store.appliedMigrations { print("Applied \(name)") }
+            for name in outcome.applied { print("Applied \(name)") }
         }
         return 0
     }

@@ -59,7 +59,7 @@ enum RunsCommand: Command {
                 defer { store.close() }
                 list = try store.runs(query)
             } catch {
-                throw CommandError("\(error)")
+                throw CommandError(store: error)
             }
         }
         if json {

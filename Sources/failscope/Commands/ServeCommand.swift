@@ -7,14 +7,15 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "Run the Failscope service (API, artifacts, dashboard)."
     static let usage = """
-        USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--upload-token <token>]...
-                               [--read-token <token>] [--web <dir>] [--threads <n>] [--retention-days <n>]
-                               [--connections-per-address <n>]
+        USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--database <db>]
+                               [--upload-token <token>]... [--read-token <token>] [--web <dir>] [--threads <n>]
+                               [--retention-days <n>] [--connections-per-address <n>]
 
         OPTIONS:
           --host <host>           Address to listen on. (default: 127.0.0.1; env FAILSCOPE_HOST)
           --port <port>           TCP port; 0 picks a free one. (default: 8080; env FAILSCOPE_PORT)
           --data <dir>            Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
+        \(Arguments.databaseHelp)
           --upload-token <token>  A token that may upload; repeat for several. Without one, uploads are refused.
                                   (env FAILSCOPE_UPLOAD_TOKENS, comma-separated)
           --read-token <token>    Require this token (or an upload token) for API reads. (env FAILSCOPE_READ_TOKEN)
@@ -29,7 +30,8 @@ enum ServeCommand: Command {
                                   'failscope gc' without VACUUM. (default: keep everything;
                                   env FAILSCOPE_RETENTION_DAYS)
 
-          Migrations are applied at start; a database that cannot be trusted stops the service.
+          Migrations are applied at start; a database that cannot be trusted stops the service (exit 1),
+          one that cannot be reached too (exit 69).
           SIGINT or SIGTERM stop it gracefully (in-flight requests finish, the database is closed).
         """
 
@@ -41,6 +43,7 @@ enum ServeCommand: Command {
             throw UsageError("--port must be a whole number in 0...65535, got \"\(portText)\"")
         }
         let data = try arguments.dataDirectory()
+        let database = try arguments.database()
         var uploadTokens = arguments.options("upload-token")
         if uploadTokens.isEmpty, let list = environment["FAILSCOPE_UPLOAD_TOKENS"] {
             uploadTokens = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -79,19 +82,20 @@ enum ServeCommand: Command {
         let server: FailscopeServer
         do {
             server = try FailscopeServer(
-                dataDirectory: data, host: host, port: port, threadCount: threads,
+                dataDirectory: data, database: database, host: host, port: port, threadCount: threads,
                 connectionsPerAddress: connectionsPerAddress,
                 configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
             )
         } catch {
-            throw CommandError("cannot start: \(error)")
+            throw CommandError(store: error, "cannot start: ")
         }
         let signals = server.installSignalHandlers { number in
             printError("failscope serve: signal \(number), finishing in-flight requests")
         }
         printError("failscope serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
         printError(
-            "failscope serve: data \(data.standardizedFileURL.path), dashboard \(web?.path ?? "(none)")"
+            "failscope serve: data \(data.standardizedFileURL.path), database "
+                + "\(database ?? .sqlite(in: data.standardizedFileURL)), dashboard \(web?.path ?? "(none)")"
         )
         if server.application.store.isStorageFull {
             printError(

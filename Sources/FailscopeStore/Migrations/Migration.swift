@@ -1,11 +1,11 @@
 import FailscopeModel
 
-/// One schema migration: a numbered SQL file from `Migrations/` (`0001_initial.sql`).
+/// One schema migration: a numbered SQL file of an engine's folder in `Migrations/` (`0001_baseline.sql`).
 ///
 /// Migrations are append-only: once shipped, a file is never edited (its SHA-256 is recorded when
 /// applied and checked at every start) and never removed.
 public struct Migration: Sendable, Hashable {
-    /// The file name without `.sql`: four digits, an underscore, a lowercase name (`0001_initial`).
+    /// The file name without `.sql`: four digits, an underscore, a lowercase name (`0001_baseline`).
     public var name: String
     /// The SQL text, run as one script inside the migration's transaction.
     public var sql: String

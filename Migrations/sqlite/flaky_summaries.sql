@@ -1,43 +1,21 @@
--- Failscope schema, version 7: a test's newest outcomes in one row (docs/flaky.md, "How it stays fast").
--- flaky_outcomes replaces flaky_recent: per (test, branch, device key) the newest 64 pass/fail outcomes
--- packed newest first into one BLOB (FailscopeStore's OutcomePack: 10 bytes each, the result's time,
--- whether it failed and a 31-bit key of its commit), with the newest result's id. Classifying a test
--- reads one row instead of a range of up to 64, and ingest rewrites one row per key instead of inserting
--- one and trimming the oldest.
--- failscope_outcome_pack(ran_at, id, failed, commit_sha) is an aggregate the Failscope binary registers
--- on its connections (FlakySummaries.registerFunctions): the pack of the group's newest 64 results.
--- Every summary table is recomputed from `results` by the statements after "-- populate": the current
--- definition of the summaries, which FlakySummaries.rebuildAll (and gc) run too.
--- Append-only: never edit after it shipped.
+-- The flaky summary tables of 0001_baseline.sql computed from `results`: every table is emptied, then
+-- these statements fill it (FailscopeStore.rebuildFlakySummaries, gc after deleting runs, the flaky
+-- benchmark's generator). Ingest keeps the same rows incrementally; FlakySummaryTests checks they agree.
+-- Not a migration: it changes with the summaries' definition, alongside the migration that changes them.
+-- failscope_outcome_pack(ran_at, id, failed, commit_sha) is an aggregate the store registers on its
+-- connections: the OutcomePack of the group's newest 64 results.
 
-DROP TABLE flaky_recent;
-CREATE TABLE flaky_outcomes (
-    test_id TEXT NOT NULL,
-    branch TEXT NOT NULL,
-    device TEXT NOT NULL,
-    newest_result_id INTEGER NOT NULL,
-    outcomes BLOB NOT NULL,
-    PRIMARY KEY (test_id, branch, device)
-) WITHOUT ROWID;
-
-DELETE FROM flaky_commits;
-DELETE FROM flaky_test_days;
-DELETE FROM flaky_page_days;
-DELETE FROM flaky_test_pages;
-DELETE FROM flaky_call_sites;
-DELETE FROM page_days;
-
--- populate
-INSERT INTO flaky_outcomes (test_id, branch, device, newest_result_id, outcomes)
-SELECT test_id, branch, device, max(newest), failscope_outcome_pack(ran_at, id, failed, commit_sha) FROM (
-    SELECT r.test_id, coalesce(r.branch, '') AS branch, CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END AS device, r.ran_at, r.id,
+INSERT INTO flaky_outcomes (test_key, branch, device, newest_result_id, outcomes, passes, fails)
+SELECT test_key, branch, device, max(newest), failscope_outcome_pack(ran_at, id, failed, commit_sha),
+    sum(1 - failed), sum(failed) FROM (
+    SELECT t.key AS test_key, coalesce(r.branch, '') AS branch, CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END AS device, r.ran_at, r.id,
         r.status IN ('failed', 'error') AS failed, r.commit_sha,
         first_value(r.id) OVER (
             PARTITION BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END ORDER BY r.ran_at DESC, r.id DESC) AS newest
-    FROM results r
+    FROM results r JOIN tests t ON t.id = r.test_id
     CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
-    WHERE r.status <> 'skipped'
-) GROUP BY test_id, branch, device;
+    WHERE r.status <> 'skipped' AND (e.everything = 1 OR coalesce(r.device, '') <> '')
+) GROUP BY test_key, branch, device;
 
 INSERT INTO flaky_commits (test_id, branch, device, commit_sha, passes, fails, last_pass_at, last_fail_at)
 SELECT r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END AS device, r.commit_sha,
@@ -47,14 +25,24 @@ SELECT r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' EL
 FROM results r
 CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
 WHERE r.status <> 'skipped' AND r.commit_sha IS NOT NULL AND r.commit_sha <> ''
+    AND (e.everything = 1 OR coalesce(r.device, '') <> '')
 GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END, r.commit_sha
 HAVING sum(r.status IN ('failed', 'error')) > 0;
 
-INSERT INTO flaky_test_days (test_id, branch, device, day, passes, fails)
-SELECT test_id, coalesce(branch, ''), coalesce(device, ''), ran_at / 86400000,
-    sum(status NOT IN ('failed', 'error')), sum(status IN ('failed', 'error'))
-FROM results WHERE status <> 'skipped'
-GROUP BY test_id, coalesce(branch, ''), ran_at / 86400000, coalesce(device, '');
+INSERT INTO flaky_test_days (test_key, branch, device, day, passes_before, fails_before)
+SELECT test_key, branch, device, day,
+    coalesce(sum(passes) OVER (PARTITION BY test_key, branch, device ORDER BY day
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0),
+    coalesce(sum(fails) OVER (PARTITION BY test_key, branch, device ORDER BY day
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+FROM (
+    SELECT t.key AS test_key, coalesce(r.branch, '') AS branch, CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END AS device,
+        r.ran_at / 86400000 AS day, sum(r.status NOT IN ('failed', 'error')) AS passes, sum(r.status IN ('failed', 'error')) AS fails
+    FROM results r JOIN tests t ON t.id = r.test_id
+    CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
+    WHERE r.status <> 'skipped' AND (e.everything = 1 OR coalesce(r.device, '') <> '')
+    GROUP BY t.key, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END, r.ran_at / 86400000
+);
 
 INSERT INTO flaky_page_days (test_id, branch, device, page, day, fails, first_fail_at, last_fail_at, last_result_id)
 SELECT test_id, branch, device, page, day,
@@ -100,11 +88,14 @@ UPDATE flaky_test_pages SET devices = (
 WHERE device = '*';
 
 INSERT INTO flaky_call_sites (test_id, branch, device, page, file, line, fails, last_fail_at)
-SELECT test_id, coalesce(branch, ''), coalesce(device, ''), coalesce(page, ''), call_site_file,
-    coalesce(call_site_line, 0), count(*), max(ran_at)
-FROM results WHERE status IN ('failed', 'error') AND call_site_file IS NOT NULL
-GROUP BY test_id, coalesce(branch, ''), coalesce(device, ''), coalesce(page, ''), call_site_file,
-    coalesce(call_site_line, 0);
+SELECT r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END,
+    coalesce(r.page, ''), r.call_site_file, coalesce(r.call_site_line, 0), count(*), max(r.ran_at)
+FROM results r
+CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
+WHERE r.status IN ('failed', 'error') AND r.call_site_file IS NOT NULL
+    AND (e.everything = 1 OR coalesce(r.device, '') <> '')
+GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END,
+    coalesce(r.page, ''), r.call_site_file, coalesce(r.call_site_line, 0);
 
 INSERT INTO page_days (project, branch, page, suite, day, results, fails, last_fail_at)
 SELECT r.project, coalesce(r.branch, ''), coalesce(r.page, ''), CASE WHEN r.page IS NULL THEN t.suite ELSE '' END,

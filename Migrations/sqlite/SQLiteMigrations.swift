@@ -1,0 +1,14 @@
+/// The SQLite engine's SQL, carried in the binary (SwiftPM `.embedInCode`, so no file is needed beside it).
+public enum SQLiteMigrations {
+    /// The migrations `(name, SQL text)`, in order. A new one is a new `NNNN_name.sql` file here, listed in
+    /// Package.swift's resources of this target and appended to this list.
+    public static let migrations: [(name: String, sql: String)] = [
+        ("0001_baseline", text(PackageResources._001_baseline_sql))
+    ]
+
+    /// `flaky_summaries.sql`: the statements that compute every flaky summary table from `results`,
+    /// separated by `;` at a line's end.
+    public static let flakySummaries = text(PackageResources.flaky_summaries_sql)
+
+    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}

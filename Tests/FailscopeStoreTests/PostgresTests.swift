@@ -1,0 +1,321 @@
+import FailscopeModel
+import Foundation
+import Synchronization
+import XCTest
+
+@_spi(Engine) @testable import FailscopeStore
+
+/// A schema of its own on the test server (`FAILSCOPE_TEST_POSTGRES_URL`, which `make test` and `.ci/run`
+/// start), dropped when the test ends. Without a server the test is skipped with one line, except in CI
+/// (`CI=true`), where it fails: the PostgreSQL tests never skip there.
+struct PostgresTestSchema {
+    /// The server URL with `search_path` set to the test's schema.
+    let url: String
+    private let base: String
+    private let name: String
+
+    init(file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let base = ProcessInfo.processInfo.environment["FAILSCOPE_TEST_POSTGRES_URL"], !base.isEmpty else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail(
+                    "CI=true but FAILSCOPE_TEST_POSTGRES_URL is not set: run the tests through make test", file: file,
+                    line: line)
+            }
+            throw XCTSkip("PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)")
+        }
+        self.base = base
+        name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try PostgresConnection(url: base, statementTimeoutMilliseconds: 10_000).execute("CREATE SCHEMA \(name)")
+        url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)"
+    }
+
+    func drop() {
+        try? PostgresConnection(url: base, statementTimeoutMilliseconds: 10_000).execute("DROP SCHEMA \(name) CASCADE")
+    }
+}
+
+/// The PostgreSQL engine's parts against a real server: migrations, parameters, concurrent writers,
+/// retries, the statement timeout, a lost connection.
+final class PostgresTests: XCTestCase {
+    private var schema: PostgresTestSchema!
+
+    override func setUpWithError() throws {
+        schema = try PostgresTestSchema()
+    }
+
+    override func tearDown() {
+        schema?.drop()
+    }
+
+    func testMigratesTheBaselineOnceAndRefusesAChangedOrNewerDatabase() throws {
+        let database = try PostgresDatabase(url: schema.url)
+        XCTAssertEqual(database.appliedMigrations, ["0001_baseline"])
+        let tables = try database.pool.withConnection { connection in
+            let rows = try connection.query(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
+            return (0..<rows.count).compactMap { rows.string($0, 0) }
+        }
+        XCTAssertEqual(
+            tables,
+            [
+                "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
+                "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results",
+                "runs", "schema_migrations", "tests", "trail_steps",
+            ], "the same tables as the SQLite baseline")
+        database.close()
+        XCTAssertEqual(try PostgresDatabase(url: schema.url).appliedMigrations, [], "a second open applies nothing")
+
+        let future = Migration(name: "9999_future", sql: "CREATE TABLE future (x BIGINT);")
+        try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: PostgresDatabase.migrations + [future]))
+            .close()
+        XCTAssertThrowsError(try PostgresDatabase(url: schema.url)) { error in
+            XCTAssertEqual(error as? MigrationError, .databaseIsNewer(unknownMigrations: ["9999_future"]))
+        }
+        let edited = Migration(name: "0001_baseline", sql: PostgresDatabase.migrations[0].sql + "\n-- edited")
+        XCTAssertThrowsError(try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: [edited, future]))) {
+            error in
+            guard case .changed(let name, _, _)? = error as? MigrationError else { return XCTFail("\(error)") }
+            XCTAssertEqual(name, "0001_baseline")
+        }
+    }
+
+    func testAFailingMigrationIsRolledBackAndNotRecorded() throws {
+        let good = Migration(name: "0001_good", sql: "CREATE TABLE a (x BIGINT);")
+        let bad = Migration(name: "0002_bad", sql: "CREATE TABLE b (x BIGINT); INSERT INTO nowhere VALUES (1);")
+        XCTAssertThrowsError(try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: [good, bad]))) {
+            error in
+            guard case .failed(let name, let message)? = error as? MigrationError else { return XCTFail("\(error)") }
+            XCTAssertEqual(name, "0002_bad")
+            XCTAssertTrue(message.contains("42P01"), message)
+        }
+        let connection = try PostgresConnection(url: schema.url, statementTimeoutMilliseconds: 10_000)
+        XCTAssertEqual(try connection.query("SELECT to_regclass('b') IS NULL").string(0, 0), "t", "b was rolled back")
+        XCTAssertEqual(try connection.recordedMigrations().map(\.name), ["0001_good"])
+    }
+
+    func testValuesAreBoundAsParametersAndComeBackUnchanged() throws {
+        let pool = try PostgresPool(url: schema.url)
+        defer { pool.close() }
+        let text = "O'Brien \"quoted\" \\ ; DROP TABLE t; -- ünïcødé 🚀"
+        let bytes: [UInt8] = [0, 1, 2, 0x5C, 0x78, 0xFF, 0x00]
+        let row = try pool.withConnection { connection in
+            try connection.execute("CREATE TABLE t (s TEXT, i BIGINT, r DOUBLE PRECISION, b BYTEA, n TEXT)")
+            try connection.query(
+                "INSERT INTO t VALUES ($1, $2, $3, $4, $5)",
+                [text, Int64.max, 0.1 + 0.2, SQLValue.blob(bytes), String?.none])
+            return try connection.query("SELECT s, i, r, b, n FROM t")
+        }
+        XCTAssertEqual(row.count, 1)
+        XCTAssertEqual(row.string(0, 0), text)
+        XCTAssertEqual(row.int64(0, 1), Int64.max)
+        XCTAssertEqual(row.double(0, 2), 0.1 + 0.2)
+        XCTAssertEqual(row.bytes(0, 3), bytes)
+        XCTAssertTrue(row.isNull(0, 4))
+    }
+
+    func testConcurrentWritersOfTheSameResultsStoreEachOnce() throws {
+        let database = try PostgresDatabase(url: schema.url)
+        defer { database.close() }
+        try database.pool.withConnection { connection in
+            try connection.query(
+                """
+                INSERT INTO runs (id, project, source, started_at, created_at, updated_at)
+                VALUES ('r1', 'Shop', 'reporter', 1, 1, 1)
+                """)
+            try connection.query(
+                "INSERT INTO tests (id, project, suite, name, first_seen_at) VALUES ('t1', 'Shop', 'S', 'n', 1)")
+        }
+        // Eight replicas upload the same 50 results at once (a retry through another replica).
+        let inserted = Mutex(0)
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            do {
+                let count = try database.pool.transaction { connection in
+                    var count = 0
+                    for key in 0..<50 {
+                        count += try connection.query(
+                            """
+                            INSERT INTO results (run_id, result_key, test_id, project, attempt, status, ran_at)
+                            VALUES ('r1', $1, 't1', 'Shop', 1, 'passed', 1) ON CONFLICT (run_id, result_key) DO NOTHING
+                            """, ["key-\(key)"]
+                        ).changes
+                    }
+                    return count
+                }
+                inserted.withLock { $0 += count }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        XCTAssertEqual(inserted.withLock { $0 }, 50, "each result acknowledged as new exactly once")
+        let stored = try database.pool.withConnection {
+            try $0.query("SELECT count(*), count(DISTINCT id) FROM results")
+        }
+        XCTAssertEqual(stored.int64(0, 0), 50)
+        XCTAssertEqual(stored.int64(0, 1), 50, "ids from the identity column, none shared")
+    }
+
+    func testSerializationFailuresAreRunAgain() throws {
+        let pool = try PostgresPool(url: schema.url, maximumConnectionCount: 8, maximumAttempts: 100)
+        defer { pool.close() }
+        try pool.withConnection {
+            try $0.execute("CREATE TABLE counter (n BIGINT NOT NULL); INSERT INTO counter VALUES (0)")
+        }
+        let failures = Mutex<[String]>([])
+        // Read-then-write increments in SERIALIZABLE transactions: concurrent ones fail with 40001 and must be
+        // run again, or increments are lost (or errors surface).
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<10 {
+                do {
+                    try pool.transaction(.serializable) { connection in
+                        let value = try connection.query("SELECT n FROM counter").int64(0, 0) ?? 0
+                        try connection.query("UPDATE counter SET n = $1", [value + 1])
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        XCTAssertEqual(try pool.withConnection { try $0.query("SELECT n FROM counter").int64(0, 0) }, 80)
+    }
+
+    func testTheStatementTimeoutMakesALongStatementBusy() throws {
+        let pool = try PostgresPool(url: schema.url, statementTimeoutMilliseconds: 100)
+        defer { pool.close() }
+        XCTAssertThrowsError(try pool.withConnection { try $0.query("SELECT pg_sleep(5)") }) { error in
+            XCTAssertEqual(error as? StoreError, .busy)
+        }
+        XCTAssertEqual(try pool.withConnection { try $0.query("SELECT 1").int64(0, 0) }, 1, "the connection goes on")
+    }
+
+    func testALostConnectionIsUnavailableThenReplaced() throws {
+        let pool = try PostgresPool(url: schema.url, maximumConnectionCount: 1)
+        defer { pool.close() }
+        // The server ends the session (as on a restart or failover).
+        XCTAssertThrowsError(try pool.withConnection { try $0.query("SELECT pg_terminate_backend(pg_backend_pid())") })
+        {
+            error in
+            guard case .unavailable? = error as? StoreError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try pool.withConnection { try $0.query("SELECT 1").int64(0, 0) }, 1, "a new connection")
+    }
+
+    /// `failscope copy` and the flaky summaries' one definition per engine: a mixed history ingested into
+    /// SQLite, carried into PostgreSQL, gives the same rows in every summary table there (packed outcomes
+    /// and per-device JSON included); a second copy stores nothing new; new keys follow the copied ones.
+    func testCopyCarriesAStoreAndBothEnginesComputeTheSameFlakySummaries() throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try FailscopeStore(directory: directory)
+        defer { store.close() }
+        // Devices, no device, two branches, two commits, retries, skips, pages, no page, call sites, 4 days.
+        for (index, (branch, device)) in [
+            ("main", "iPhone 15"), ("main", nil), ("feature/x", "iPad"), ("main", "iPad"),
+        ]
+        .enumerated() {
+            var run = sampleRun(
+                id: "r\(index)", branch: branch, startedAt: referenceDate.addingTimeInterval(Double(index - 4) * 86_400)
+            )
+            run.device = device
+            run.commit = index % 2 == 0 ? "abc123" : "def456"
+            try store.putRun(run)
+            var results = [
+                failingResult(screenshot: String(repeating: "ab", count: 32)), failingResult(attempt: 2),
+                passingResult(), failingResult(name: "testOther", page: "CatalogPage", line: 7 + index),
+                TestResult(suite: "S", name: "testSkipped", status: .skipped),
+                TestResult(suite: "S", name: "testNoPage", status: index % 2 == 0 ? .failed : .passed),
+            ]
+            for offset in results.indices {
+                results[offset].startedAt = run.startedAt.addingTimeInterval(Double(offset))
+            }
+            if index == 3 { results[2].device = "iPhone SE" }
+            try store.addResults(ResultBatch(results: results), toRun: run.id)
+        }
+        let sqlite = try store.flakySummaryRows().mapValues { rows in
+            rows.map { $0.map(Self.text) }.sorted { $0.lexicographicallyPrecedes($1) }
+        }
+        XCTAssertGreaterThan(sqlite["flaky_outcomes"]?.count ?? 0, 10)
+        XCTAssertTrue(sqlite["flaky_test_pages"]?.contains { $0.contains { $0.hasPrefix("{\"") } } == true)
+
+        let source = DatabaseLocation.sqlite(in: directory)
+        let target = DatabaseLocation.postgres(url: schema.url)
+        var reported: [String] = []
+        let first = try FailscopeStore.copy(from: source, to: target) { table, done, total in
+            reported.append("\(table) \(done)/\(total)")
+        }
+        XCTAssertEqual(first.rowsRead["results"], 24)
+        XCTAssertEqual(first.rowsStored, first.rowsRead, "everything is new the first time")
+        XCTAssertEqual(first.rowsRead["result_artifacts"], 4)
+        XCTAssertTrue(reported.contains("results 24/24"), "\(reported)")
+        let again = try FailscopeStore.copy(from: source, to: target)
+        XCTAssertEqual(again.rowsRead, first.rowsRead)
+        XCTAssertEqual(Set(again.rowsStored.values), [0], "a second copy stores nothing twice")
+
+        let database = try PostgresDatabase(url: schema.url)
+        defer { database.close() }
+        for table in FlakySummaries.tables {
+            let rows = try database.pool.withConnection { connection in
+                let result = try connection.query("SELECT * FROM \(table)")
+                return (0..<result.count).map { row in
+                    (0..<result.columnCount).map { column in
+                        table == "flaky_outcomes" && column == 4
+                            ? Self.hex(result.bytes(row, column) ?? []) : result.string(row, column) ?? "NULL"
+                    }
+                }
+            }
+            XCTAssertEqual(rows.sorted { $0.lexicographicallyPrecedes($1) }, sqlite[table], table)
+        }
+        let keys = try database.pool.withConnection { connection in
+            try connection.query(
+                """
+                INSERT INTO tests (id, project, suite, name, first_seen_at) VALUES ('new', 'Shop', 'S', 'n', 1)
+                RETURNING key, (SELECT max(key) FROM tests)
+                """)
+        }
+        XCTAssertEqual(keys.int64(0, 0), keys.int64(0, 1).map { $0 + 1 }, "the key sequence continues after the copy")
+    }
+
+    private static func text(_ value: SQLValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let integer): String(integer)
+        case .real(let real): "\(real)"
+        case .text(let text): text
+        case .blob(let bytes): hex(bytes)
+        }
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    func testAnUnreachableServerIsUnavailable() throws {
+        XCTAssertThrowsError(try PostgresDatabase(url: "postgres://failscope@127.0.0.1:1/failscope?connect_timeout=2"))
+        {
+            error in
+            guard case .unavailable? = error as? StoreError else { return XCTFail("\(error)") }
+        }
+    }
+}
+
+final class DatabaseLocationTests: XCTestCase {
+    func testPathsSQLiteAndPostgresURIs() throws {
+        XCTAssertEqual(try DatabaseLocation(parsing: "/srv/f.sqlite"), .sqlite(path: "/srv/f.sqlite"))
+        XCTAssertEqual(try DatabaseLocation(parsing: "sqlite:data/f.sqlite"), .sqlite(path: "data/f.sqlite"))
+        let url = "postgres://failscope@db.internal:5432/failscope?sslmode=verify-full"
+        XCTAssertEqual(try DatabaseLocation(parsing: url), .postgres(url: url))
+        XCTAssertEqual(
+            DatabaseLocation.sqlite(in: URL(fileURLWithPath: "/srv/data")), .sqlite(path: "/srv/data/failscope.sqlite"))
+        XCTAssertThrowsError(try DatabaseLocation(parsing: "sqlite:"))
+        XCTAssertThrowsError(try DatabaseLocation(parsing: "postgres://"))
+    }
+
+    func testAPasswordInTheURIIsRefusedWithoutRepeatingIt() {
+        XCTAssertThrowsError(try DatabaseLocation(parsing: "postgres://failscope:s3cret@db:5432/failscope")) { error in
+            guard case .invalid(let message)? = error as? StoreError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("PGPASSWORD"), message)
+            XCTAssertFalse(message.contains("s3cret"), message)
+        }
+    }
+}
