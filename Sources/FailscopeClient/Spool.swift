@@ -108,12 +108,15 @@ public struct Spool: Sendable {
     public func removeIfEmpty(runID: String) {
         let folder = folder(of: runID)
         var names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? ["?"]
-        // Folders being removed, and folders a process died making (their lock is free).
+        // Folders being removed, and folders a process died making (`.w-<pid>-<random>.new` of a pid that
+        // no longer runs: its lock cannot tell, a process making one takes the lock only after making it).
         let leftovers = names.filter { name in
             guard name.hasPrefix(".") else { return false }
             if name.contains(WriterFolder.removedSuffix) { return true }
-            return name.hasSuffix(SpoolWriter.stagingSuffix)
-                && WriterFolder(url: folder.appendingPathComponent(name)).claim() != nil
+            guard name.hasSuffix(SpoolWriter.stagingSuffix),
+                let pid = name.split(separator: "-").dropFirst().first.flatMap({ Int32($0) })
+            else { return false }
+            return kill(pid, 0) != 0 && errno == ESRCH
         }
         for name in leftovers { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
         names.removeAll { leftovers.contains($0) }

@@ -94,7 +94,7 @@ public struct Uploader: Sendable {
         for folder in pending.writers {
             if folder == ownFolder {
                 folders.append((folder, nil))
-            } else if let claim = folder.claim() {
+            } else if let claim = folder.claim(creatingLock: folder.url == pending.folder) {
                 do {
                     report.crashedTests += try recoverEndedProcess(folder)
                 } catch {

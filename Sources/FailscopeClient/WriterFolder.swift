@@ -82,10 +82,13 @@ public struct WriterFolder: Sendable, Equatable {
         deinit { close(descriptor) }
     }
 
-    /// Takes the folder's lock without waiting. `nil`: a live process holds it (or the folder went
-    /// away). The lock file is checked to be still the one locked (a writer may have replaced it).
-    public func claim() -> Claim? {
-        let descriptor = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    /// Takes the folder's lock without waiting. `nil`: a live process holds it, or the folder has no
+    /// lock file (a writer folder always has one: it is made under a hidden name with its lock held and
+    /// renamed into place), or went away. `creatingLock` makes the lock file of a folder of the older
+    /// layout, which had none. The lock file is checked to be still the one locked (a writer may have
+    /// replaced it).
+    public func claim(creatingLock: Bool = false) -> Claim? {
+        let descriptor = open(lockFile.path, O_RDWR | O_CLOEXEC | (creatingLock ? O_CREAT : 0), 0o644)
         guard descriptor >= 0 else { return nil }
         let claim = Claim(descriptor: descriptor)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
