@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Failscope: a test-results dashboard and failure-screenshot archive for Page Object UI tests.
-// The module layout follows DESIGN.md: one module per concern, each C library behind one system-library module.
+// One module per concern, each C library behind one system-library module (README.md, "Layout").
 
 import PackageDescription
 
@@ -28,10 +28,12 @@ let package = Package(
         .target(name: "SimulatedUI"),
         .target(
             name: "ScreenRaster",
-            dependencies: ["SimulatedUI", "CPNGShim", "CFreeType"],
+            dependencies: ["SimulatedUI", "PNGCodec", "CFreeType"],
             swiftSettings: optimizedInDebug
         ),
-        // libpng's setjmp error path in C, so libpng errors come back to ScreenRaster as codes.
+        // PNG encoding, decoding and size limits for the rasterizer, the service and the store.
+        .target(name: "PNGCodec", dependencies: ["CPNGShim"]),
+        // libpng's setjmp error path in C, so libpng errors come back to PNGCodec as codes.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // Release benchmark of render + encode (scripts/bench/raster.sh).
         .executableTarget(
@@ -55,14 +57,14 @@ let package = Package(
         .target(name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"], swiftSettings: optimizedInDebug),
 
         // The service.
-        .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite"]),
+        .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite", "PNGCodec"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .executableTarget(
             name: "http-bench", dependencies: ["HTTPServer", "FailscopeService", "FailscopeStore", "FailscopeModel"]
         ),  // scripts/bench/http.sh
         .target(
             name: "FailscopeService",
-            dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
+            dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "PNGCodec"]
         ),
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
         .executableTarget(name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/flaky.sh
@@ -86,7 +88,8 @@ let package = Package(
         .testTarget(name: "SimulatedUITests", dependencies: ["SimulatedUI"]),
         .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI"]),
         .testTarget(
-            name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"],
+            name: "ScreenRasterTests",
+            dependencies: ["ScreenRaster", "PNGCodec", "SimulatedUI", "DemoApp", "DemoAccessibility"],
             exclude: ["References", "Fixtures"]  // PNGs read from the source tree by the tests
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),

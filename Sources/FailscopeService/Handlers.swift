@@ -2,7 +2,7 @@ import FailscopeModel
 import FailscopeStore
 import Foundation
 import HTTPServer
-import ScreenRaster
+import PNGCodec
 
 /// The route handlers; each validates its input, calls the store once and encodes a shared API type.
 /// Authorization is not theirs: `FailscopeApplication.build` gives each route its check, which the transport
@@ -90,8 +90,8 @@ struct Handlers: Sendable {
                 message: "Content-Type must be image/png or application/json.")
         }
         if contentType.lowercased().hasPrefix("image/png") {
-            // Read every row (libpng checks chunk CRCs and the zlib stream, and refuses images over
-            // 10,000 pixels a side or 25 Mpx before allocating): a header that lies about its size,
+            // Read every row (libpng checks chunk CRCs and the zlib stream, and refuses images over the
+            // decoder's size limits before allocating): a header that lies about its size,
             // a corrupt IDAT or a decompression bomb is refused here, never served to a browser. One row
             // at a time: a 25 Mpx image costs a row (80 KB at most), not 100 MB.
             do {
