@@ -64,7 +64,8 @@ let package = Package(
         ),  // scripts/bench/http.sh
         .target(
             name: "FailscopeService",
-            dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "PNGCodec"]
+            dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "PNGCodec"],
+            resources: [.embedInCode("openapi.json")]  // the API contract, served at /api/v1/openapi.json
         ),
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
         .executableTarget(name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/flaky.sh

@@ -45,7 +45,7 @@ struct Handlers: Sendable {
     }
 
     func openAPI(_ request: Request) throws -> Response {
-        .bytes(Data(OpenAPIDocument.json.utf8), contentType: "application/json")
+        .bytes(OpenAPIDocument.data, contentType: "application/json")
     }
 
     // MARK: Ingest
