@@ -58,13 +58,17 @@ let package = Package(
 
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite", "PNGCodec"]),
+        // The HTTP transport (libmicrohttpd: connections, limits, deadlines, shutdown), answering with any Responder.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        // Routing above it: the router, route groups and their head middleware, the access log, static files.
+        .target(name: "HTTPRouting", dependencies: ["HTTPServer"]),
         .executableTarget(
-            name: "http-bench", dependencies: ["HTTPServer", "FailscopeService", "FailscopeStore", "FailscopeModel"]
+            name: "http-bench",
+            dependencies: ["HTTPServer", "HTTPRouting", "FailscopeService", "FailscopeStore", "FailscopeModel"]
         ),  // scripts/bench/http.sh
         .target(
             name: "FailscopeService",
-            dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "PNGCodec"],
+            dependencies: ["FailscopeStore", "HTTPServer", "HTTPRouting", "FailscopeModel", "PNGCodec"],
             resources: [.embedInCode("openapi.json")]  // the API contract, served at /api/v1/openapi.json
         ),
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
@@ -96,10 +100,11 @@ let package = Package(
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPRouting"]),
+        .testTarget(name: "HTTPRoutingTests", dependencies: ["HTTPRouting", "HTTPServer"]),
         .testTarget(
             name: "FailscopeServiceTests",
-            dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting"]
+            dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting", "HTTPRouting"]
         ),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
         .testTarget(

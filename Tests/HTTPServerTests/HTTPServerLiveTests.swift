@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 
@@ -37,7 +38,7 @@ final class HTTPServerLiveTests: XCTestCase {
         }
         let files = StaticFiles(root: staticRoot.path)
         router.get("/static/{path...}", files.respond)
-        server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
+        server = try HTTPServer(responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
     }
 
     override func tearDown() {
@@ -267,7 +268,7 @@ final class HTTPServerTimeoutTests: XCTestCase {
         var router = Router(accessLog: log)
         router.post("/upload", maxBodyBytes: 1 << 20) { request in .text("\(request.body.count)") }
         return try HTTPServer(
-            router: router,
+            responder: router,
             configuration: HTTPServerConfiguration(
                 port: 0, threadCount: 1, connectionTimeout: connectionTimeout, requestTimeout: requestTimeout))
     }
@@ -327,7 +328,7 @@ final class HTTPServerURLSessionTests: XCTestCase {
             }
             return try .json(run, status: .created)
         }
-        let server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
+        let server = try HTTPServer(responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
         defer { server.shutdown(gracePeriod: 1) }
         let base = "http://127.0.0.1:\(server.port)"
 

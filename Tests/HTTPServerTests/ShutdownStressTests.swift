@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 
@@ -20,7 +21,7 @@ final class ShutdownStressTests: XCTestCase {
                 return .text("finished")
             }
             let server = try HTTPServer(
-                router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
+                responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
             var idle = try (0..<8).map { _ in try RawHTTPClient(port: server.port) }
             for client in idle { XCTAssertEqual(try client.request("GET", "/hello").text, "hello") }
             let slowReply = DispatchSemaphore(value: 0)
@@ -49,7 +50,8 @@ final class ShutdownStressTests: XCTestCase {
         var router = Router(accessLog: DiscardingAccessLog())
         router.get("/hello") { _ in .text("hello") }
         for _ in 0..<100 {
-            let server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
+            let server = try HTTPServer(
+                responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
             let port = server.port
             let clients = DispatchGroup()
             let answered = DispatchSemaphore(value: 0)
@@ -70,7 +72,7 @@ final class ShutdownStressTests: XCTestCase {
         }
         // Shut down at once, while the workers may still be entering their first loop.
         for _ in 0..<500 {
-            try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
+            try HTTPServer(responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
                 .shutdown(gracePeriod: 0)
         }
     }
