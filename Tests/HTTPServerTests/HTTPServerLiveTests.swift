@@ -240,17 +240,6 @@ final class HTTPServerLiveTests: XCTestCase {
         XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success)
         XCTAssertTrue(server.isStopped)
     }
-
-    /// Polls `condition` every 5 ms for up to `seconds`.
-    func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        let tick = DispatchSemaphore(value: 0)
-        while DispatchTime.now() < deadline {
-            if condition() { return true }
-            _ = tick.wait(timeout: .now() + .milliseconds(5))
-        }
-        return condition()
-    }
 }
 
 final class ReplyBox: @unchecked Sendable {

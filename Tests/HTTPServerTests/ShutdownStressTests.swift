@@ -76,14 +76,4 @@ final class ShutdownStressTests: XCTestCase {
                 .shutdown(gracePeriod: 0)
         }
     }
-
-    func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        let tick = DispatchSemaphore(value: 0)
-        while DispatchTime.now() < deadline {
-            if condition() { return true }
-            _ = tick.wait(timeout: .now() + .milliseconds(5))
-        }
-        return condition()
-    }
 }
