@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPRouting"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPRouting", "FailscopeTesting"]),
         .testTarget(name: "HTTPRoutingTests", dependencies: ["HTTPRouting", "HTTPServer"]),
         .testTarget(
             name: "FailscopeServiceTests",

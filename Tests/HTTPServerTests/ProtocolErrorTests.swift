@@ -1,3 +1,4 @@
+import FailscopeTesting
 import Foundation
 import HTTPRouting
 import HTTPServer

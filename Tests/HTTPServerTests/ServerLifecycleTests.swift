@@ -1,4 +1,5 @@
 import Dispatch
+import FailscopeTesting
 import Foundation
 import HTTPRouting
 import HTTPServer
