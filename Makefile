@@ -1,10 +1,13 @@
 # Failscope: the quick start and every check. See README.md.
 SWIFT       ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
+PREFIX      ?= /usr/local
+CONFIG      ?= release
 DEB_PACKAGES = libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev \
                fonts-dejavu-core fontconfig pngcheck libjs-chart.js sqlite3 curl
 
-.PHONY: all build release test test-deps lint lint-page-objects schemathesis bench demo deps format clean
+.PHONY: all build release install test test-deps lint lint-page-objects check-adoption schemathesis bench demo deps \
+        format clean
 
 all: build
 
@@ -22,11 +25,23 @@ build:
 release:
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 
+## install: the failscope binary in $(PREFIX)/bin and the dashboard in $(PREFIX)/share/failscope/Web,
+## where the binary finds it (PREFIX=/usr/local by default; DESTDIR for packaging; CONFIG=debug to skip
+## the release build)
+install:
+	$(SWIFT) build -c $(CONFIG) --product failscope $(SWIFT_FLAGS)
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/failscope"
+	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/failscope" "$(DESTDIR)$(PREFIX)/bin/failscope"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/failscope/Web"
+	cp -R Web "$(DESTDIR)$(PREFIX)/share/failscope/Web"
+	@echo "Installed $(DESTDIR)$(PREFIX)/bin/failscope and its dashboard in $(DESTDIR)$(PREFIX)/share/failscope/Web"
+
 ## test: every test (unit, UI suite, service, reporter end to end, browser); the command CI runs
 test: test-deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	FAILSCOPE_DISABLED=1 $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory lint-page-objects
+	@scripts/check-adoption.sh
 	@python3 scripts/check-dockerfile.py .build/debug/failscope
 	@BROWSER_TESTS_SKIP_BUILD=1 scripts/browser-tests.sh
 	@FAILSCOPE_BIN=.build/debug/failscope scripts/schemathesis.sh
@@ -43,6 +58,12 @@ lint: lint-page-objects
 lint-page-objects:
 	@python3 scripts/lint-page-objects.py --self-test
 	@python3 scripts/lint-page-objects.py Tests/DemoUITests Sources/PageObjects/BasePage.swift
+	@python3 scripts/lint-page-objects.py Samples/ShopUITests/Tests/ShopUITests Sources/PageObjects/BasePage.swift
+
+## check-adoption: Samples/ShopUITests built against a tagged clone through .package(url:), run, and
+## `make install` into a scratch prefix (part of make test)
+check-adoption:
+	@scripts/check-adoption.sh
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

@@ -4,14 +4,14 @@
 
 import PackageDescription
 
-/// Pixel code is ~4x slower unoptimized; the rasterizer is built with -O even in debug (root package only).
-let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
-
 let package = Package(
     name: "Failscope",
     platforms: [.macOS(.v14)],
     products: [
+        // Results only: links the model and the client, no simulator, FreeType or libpng.
         .library(name: "FailscopeReporter", targets: ["FailscopeReporter"]),
+        // The simulated screen's capture plug-in (PNG + element tree of a failing test's screen).
+        .library(name: "FailscopeSimulatedScreen", targets: ["FailscopeSimulatedScreen"]),
         .library(name: "PageObjects", targets: ["PageObjects"]),
         .library(name: "SimulatedUI", targets: ["SimulatedUI"]),
         .executable(name: "failscope", targets: ["failscope"]),
@@ -28,9 +28,10 @@ let package = Package(
         .target(name: "SimulatedUI"),
         .target(
             name: "ScreenRaster",
-            dependencies: ["SimulatedUI", "PNGCodec", "CFreeType"],
-            swiftSettings: optimizedInDebug
+            dependencies: ["SimulatedUI", "PNGCodec", "CFreeType", "CRasterKernels"]
         ),
+        // Canvas's per-pixel loops: C stays fast in a debug build without unsafe optimization flags.
+        .target(name: "CRasterKernels"),
         // PNG encoding, decoding and size limits for the rasterizer, the service and the store.
         .target(name: "PNGCodec", dependencies: ["CPNGShim"]),
         // libpng's setjmp error path in C, so libpng errors come back to PNGCodec as codes.
@@ -38,7 +39,8 @@ let package = Package(
         // Release benchmark of render + encode (scripts/bench/raster.sh).
         .executableTarget(
             name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"]),
-        .target(name: "PageObjects", dependencies: ["SimulatedUI"]),
+        // UITestCase registers the simulated screen's capture; BasePage writes the reporter's page trail.
+        .target(name: "PageObjects", dependencies: ["SimulatedUI", "FailscopeReporter", "FailscopeSimulatedScreen"]),
 
         // The sample app and its single source of accessibility identifiers.
         .target(name: "DemoAccessibility"),
@@ -50,11 +52,21 @@ let package = Package(
         .target(name: "FailscopeClient", dependencies: ["FailscopeModel"]),
         .target(
             name: "FailscopeReporter",
-            dependencies: ["FailscopeClient", "FailscopeModel", "PageObjects", "SimulatedUI", "ScreenRaster"],
+            dependencies: ["FailscopeClient", "FailscopeModel"],
             swiftSettings: [.enableExperimentalFeature("SymbolLinkageMarkers")]
         ),
-        // Streams reports of any size byte by byte: optimized even in debug, like the rasterizer.
-        .target(name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"], swiftSettings: optimizedInDebug),
+        .target(
+            name: "FailscopeSimulatedScreen",
+            dependencies: ["FailscopeReporter", "FailscopeModel", "SimulatedUI", "ScreenRaster"]
+        ),
+        // Streams reports of any size byte by byte: optimized even in debug. Unsafe flags are allowed here
+        // only because no library product contains this target: SwiftPM refuses them in the library
+        // products of a versioned dependency (scripts/check-adoption.sh proves those build), not in
+        // its executables.
+        .target(
+            name: "FailscopeImport", dependencies: ["FailscopeModel", "FailscopeClient"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
 
         // The service.
         .target(name: "FailscopeStore", dependencies: ["FailscopeModel", "CSQLite", "PNGCodec"]),
@@ -74,10 +86,13 @@ let package = Package(
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
         .executableTarget(name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/flaky.sh
 
-        // Release benchmark of the reporter's overhead and capture cost (scripts/bench/reporter.sh).
+        // Release benchmark of the reporter's overhead, capture cost and live-upload latency (scripts/bench/reporter.sh, live.sh).
         .executableTarget(
             name: "reporter-bench",
-            dependencies: ["FailscopeReporter", "FailscopeClient", "DemoApp", "SimulatedUI", "ScreenRaster"]
+            dependencies: [
+                "FailscopeReporter", "FailscopeSimulatedScreen", "FailscopeClient", "FailscopeModel", "DemoApp",
+                "SimulatedUI", "ScreenRaster",
+            ]
         ),
         .executableTarget(
             name: "failscope",
@@ -91,7 +106,7 @@ let package = Package(
 
         // Tests: one target per module, plus the sample app's page objects and UI suite.
         .testTarget(name: "SimulatedUITests", dependencies: ["SimulatedUI"]),
-        .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI"]),
+        .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI", "FailscopeReporter"]),
         .testTarget(
             name: "ScreenRasterTests",
             dependencies: ["ScreenRaster", "PNGCodec", "SimulatedUI", "DemoApp", "DemoAccessibility"],

@@ -87,5 +87,11 @@ Runs, failures by page and call site with screenshots, test history, and flaky t
 The sample app's slow network makes waits flaky on LoginPage and CatalogPage (and, more rarely,
 SettingsPage: which tests fail depends on each round's seed); ItemPage's cart confirmation is
 broken in every round. Press Ctrl-C to stop; the data stays in $data/ for the next 'make demo'.
+
+Send your own suite's results here (Samples/ShopUITests is an example project):
+
+    FAILSCOPE_URL=$url FAILSCOPE_TOKEN=$token swift test
+
+The binary is $bin ('make install' puts it on your PATH).
 MSG
 wait "$server"

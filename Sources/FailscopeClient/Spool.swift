@@ -61,6 +61,13 @@ public struct Spool: Sendable {
         }
     }
 
+    /// Every result waiting in the batch files of run `runID` (unreadable files are skipped).
+    public func results(ofRun runID: String) throws -> [TestResult] {
+        try pendingRuns(runID: runID).flatMap(\.writers).flatMap(\.resultFiles).flatMap { file in
+            (try? WireCoding.decoder().decode(ResultBatch.self, from: Data(contentsOf: file)).results) ?? []
+        }
+    }
+
     // MARK: The unreachable mark
 
     private func unreachableMark(of runID: String) -> URL {

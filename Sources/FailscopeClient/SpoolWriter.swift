@@ -65,7 +65,7 @@ public final class SpoolWriter: @unchecked Sendable {
             do {
                 try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
                 break
-            } catch where attempts < 3 {
+            } catch  where attempts < 3 {
                 attempts += 1
             }
         }

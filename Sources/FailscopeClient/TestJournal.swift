@@ -48,12 +48,21 @@ public enum TestJournal {
         result.resultKeyTestPart + "\u{1F}" + String(result.attempt)
     }
 
+    /// The same key for a result as the service lists it.
+    public static func key(of result: ResultSummary) -> String {
+        key(of: TestResult(
+            suite: result.suite, name: result.name, arguments: result.arguments, attempt: result.attempt,
+            status: result.status))
+    }
+
     /// The results a journal holds that are not among `stored` (keys from `key(of:)`): the ended
-    /// tests as they ended, and each test that started and never ended as an `error` result whose
+    /// tests as they ended, and (`crashed`) each test that started and never ended as an `error` result whose
     /// failure says the process crashed (naming the signal when one was caught), with its page trail
     /// and the last page action as the failure's page, action and call site.
-    /// Results come in the order their tests started.
-    public static func results(in journal: Data, excluding stored: Set<String>) -> [TestResult] {
+    /// Each list is in the order its tests started.
+    public static func results(in journal: Data, excluding stored: Set<String>)
+        -> (ended: [TestResult], crashed: [TestResult])
+    {
         var order: [String] = []
         var started: [String: TestResult] = [:]
         var ended: [String: TestResult] = [:]
@@ -84,19 +93,24 @@ public enum TestJournal {
                 continue
             }
         }
-        return order.filter { !stored.contains($0) }.compactMap { key in
-            if let result = ended[key] { return result }
-            guard var result = started[key] else { return nil }
-            result.status = .error
-            let step = result.trail.last
-            result.failures = [
-                Failure(
-                    message: crashMessage(signal: signal), page: step?.page,
-                    action: step.flatMap { step in step.action.map { "\(step.page).\($0)" } }, callSite: step?.callSite,
-                    isError: true)
-            ]
-            return result
-        }
+        let missing = order.filter { !stored.contains($0) }
+        let crashed = missing.filter { ended[$0] == nil }.compactMap { started[$0] }
+        return (missing.compactMap { ended[$0] }, crashed.map { crashResult(of: $0, signal: signal) })
+    }
+
+    /// `started` as an `error` result of a crash: its last page step is the failure's page, action
+    /// and call site.
+    static func crashResult(of started: TestResult, signal: Int32?) -> TestResult {
+        var result = started
+        result.status = .error
+        let step = result.trail.last
+        let action = step.flatMap { step in step.action.map { "\(step.page).\($0)" } }
+        result.failures = [
+            Failure(
+                message: crashMessage(signal: signal), page: step?.page, action: action, callSite: step?.callSite,
+                isError: true)
+        ]
+        return result
     }
 
     /// "the test process crashed: signal 4 (SIGILL)", or, without a caught signal, that the process

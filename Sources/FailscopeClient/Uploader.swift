@@ -127,9 +127,10 @@ public struct Uploader: Sendable {
     /// Removes a delivered folder; in a run folder of the older layout, only the spool files in it.
     private func remove(_ folder: WriterFolder, of pending: Spool.PendingRun) {
         guard folder.url == pending.folder else { return folder.remove() }
-        for file in [folder.runFile, folder.finishFile, folder.journalFile, folder.lockFile, folder.resultsFolder,
-            folder.artifactsFolder]
-        {
+        for file in [
+            folder.runFile, folder.finishFile, folder.journalFile, folder.lockFile, folder.resultsFolder,
+            folder.artifactsFolder,
+        ] {
             try? FileManager.default.removeItem(at: file)
         }
     }
@@ -151,9 +152,14 @@ public struct Uploader: Sendable {
         async throws -> [WriterFolder]
     {
         let runID = pending.runID
-        // The earliest start any process of the run reported (the service keeps the earliest anyway).
-        let reported = (folders + pending.writers).compactMap { try? $0.run() }
-        if let run = reported.min(by: { $0.startedAt < $1.startedAt }) {
+        // The earliest start any process of the run reported (the service keeps the earliest anyway),
+        // with the device one of them reported (a process whose tests launched no app saw none).
+        let reported = pending.writers.compactMap { try? $0.run() }
+        if var run = reported.min(by: { $0.startedAt < $1.startedAt }) {
+            if run.device == nil, let withDevice = reported.first(where: { $0.device != nil }) {
+                run.device = withDevice.device
+                run.osVersion = withDevice.osVersion
+            }
             try await retrying(until: deadline) { try await api.putRun(run) }
         }
         for folder in folders {

@@ -101,7 +101,7 @@ public struct WriterFolder: Sendable, Equatable {
     /// Replays the folder's journal (`TestJournal`) into a result batch file: each test that ended
     /// but whose result is in no batch file yet, and each test that started and never ended as an
     /// `error` result saying that the process crashed. Then the journal goes. Call only while
-    /// holding the folder's claim (its process has ended). Returns the number of results written.
+    /// holding the folder's claim (its process has ended). Returns the number of crashed tests.
     /// - Throws: when the batch file cannot be written (the journal then stays).
     public func recoverJournal() throws -> Int {
         guard let journal = try? Data(contentsOf: journalFile), !journal.isEmpty else { return 0 }
@@ -112,12 +112,12 @@ public struct WriterFolder: Sendable, Equatable {
             else { continue }
             for result in batch.results { stored.insert(TestJournal.key(of: result)) }
         }
-        let recovered = TestJournal.results(in: journal, excluding: stored)
-        if !recovered.isEmpty {
-            try ResultBatchFile.write(WireJSONWriter.encode(ResultBatch(results: recovered)), in: resultsFolder)
+        let (ended, crashed) = TestJournal.results(in: journal, excluding: stored)
+        if !ended.isEmpty || !crashed.isEmpty {
+            try ResultBatchFile.write(WireJSONWriter.encode(ResultBatch(results: ended + crashed)), in: resultsFolder)
         }
         try? FileManager.default.removeItem(at: journalFile)
-        return recovered.count
+        return crashed.count
     }
 
     /// Removes the folder and everything in it: first renamed out of sight (atomically), so no other

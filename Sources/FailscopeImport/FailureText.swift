@@ -3,7 +3,7 @@ import Foundation
 
 /// Finds a failure's source location in what a report gives, and cleans the message of it.
 ///
-/// Sources, in order (cases README §1, §5 #05/#07/#12): `file`/`line` attributes on the failure element;
+/// Sources, in order: `file`/`line` attributes on the failure element;
 /// an Xcode URL fragment inside the message or text (`/path/File.swift#CharacterRangeLen=0&…&StartingLineNumber=36`,
 /// as written by fastlane trainer); a `file:line` of a source file inside the message, then the text
 /// (`CartUITests.swift:77: …`, `… (Unit.swift:19)`, a bare `BaseScreen.swift:29`); finally the test case's own

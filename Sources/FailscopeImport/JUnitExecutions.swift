@@ -89,6 +89,8 @@ struct JUnitExecutions {
     }
 
     private(set) var elements: [Element] = []
+    /// One more than the highest place recorded.
+    private var places = 1
     /// Suite elements' `tests` attributes, by place.
     private var testsClaimed: [Int32: Int] = [:]
     private var destinations: [Destination] = [Destination()]
@@ -100,6 +102,7 @@ struct JUnitExecutions {
     mutating func append(
         element: Int, place: Int, repetition: String?, hasArguments: Bool, destination: Destination, count: Int
     ) {
+        places = max(places, place + 1)
         let entry = Element(
             element: Int32(truncatingIfNeeded: element), place: Int32(truncatingIfNeeded: place),
             destination: intern(destination), hasArguments: hasArguments, repetition: repetition)
@@ -127,6 +130,7 @@ struct JUnitExecutions {
     }
 
     private mutating func intern(_ destination: Destination) -> Int32 {
+        if destination.isEmpty { return 0 }
         if let index = destinationIndex[destination] { return index }
         let index = Int32(destinations.count)
         destinations.append(destination)
@@ -157,13 +161,14 @@ struct JUnitExecutions {
         var parameterized = 0
         var foldedByCount = 0
         var examples: [String: String] = [:]
-        /// Per suite element: executions, and those kept apart because the report could not tell.
-        var executions: [Int32: Int] = [:]
+        /// Per suite element (by place): executions, and those kept apart because the report could not tell.
+        var executions: [Int]
         var undecided: [Int32: Int] = [:]
 
-        init(count: Int) {
+        init(count: Int, places: Int) {
             stateOf = [Int32](repeating: 0, count: count)
             instanceOf = [Int32](repeating: 1, count: count)
+            executions = [Int](repeating: 0, count: places)
         }
     }
 
@@ -180,7 +185,7 @@ struct JUnitExecutions {
         var outcome = read(&results, foldingIn: [])
         let counted = Set(
             outcome.undecided.compactMap { place, undecided in
-                testsClaimed[place] == (outcome.executions[place] ?? 0) - undecided ? place : nil
+                testsClaimed[place] == outcome.executions[Int(place)] - undecided ? place : nil
             })
         if !counted.isEmpty { outcome = read(&results, foldingIn: counted) }
         for index in results.indices where outcome.instances[Int(outcome.stateOf[index])] > 1 {
@@ -218,7 +223,7 @@ struct JUnitExecutions {
     /// One reading of the elements in file order (rules 1–4); `foldingIn` lists the suite elements whose
     /// undecided repeats are retries.
     private func read(_ results: inout [TestResult], foldingIn: Set<Int32>) -> Outcome {
-        var outcome = Outcome(count: results.count)
+        var outcome = Outcome(count: results.count, places: places)
         var stateIndex: [ImportedTest.Identity: Int32] = [:]
         stateIndex.reserveCapacity(results.count)
         var states: [State] = []
@@ -272,7 +277,7 @@ struct JUnitExecutions {
                 instance = 1
                 attempts = 0
             }
-            if attempts == 0 { outcome.executions[element.place, default: 0] += 1 }
+            if attempts == 0 { outcome.executions[Int(element.place)] += 1 }
             for index in start..<end {
                 attempts += 1
                 results[index].attempt = Int(attempts)

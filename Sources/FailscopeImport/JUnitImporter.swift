@@ -7,13 +7,15 @@ import Foundation
 
 /// Reads JUnit/xUnit XML as Xcode and Swift tooling write it, streaming, within bounded memory.
 ///
-/// Shapes (cases README §1–§3): root `<testsuites>` or `<testsuite>`, suites nested to any depth,
-/// `<testcase>` with `<failure>`, `<error>`, `<skipped>` (several in one case: error > failure > skipped),
-/// Surefire/Marathon `flakyFailure`/`flakyError` (earlier failed attempts of a test that then passed) and
-/// `rerunFailure`/`rerunError` (later failed attempts), retries as repeated `<testcase>` elements of the
-/// same identity (fastlane's `repetition` property, pytest-rerun), parameterized cases told apart by the
-/// `argument` property, the device from a `device` property or an XCTestHTMLReport class name
-/// (`LoginTests - iPhone 15 - 17.5`), `system-out`/`system-err` kept up to `outputLimit` bytes.
+/// Shapes: root `<testsuites>` or `<testsuite>`, suites nested to 256 levels (a case
+/// without `classname` belongs to its innermost suite), `<testcase>` with `<failure>`, `<error>`,
+/// `<skipped>` (several in one case: error > failure > skipped), Surefire/Marathon
+/// `flakyFailure`/`flakyError` (earlier failed attempts of a test that then passed) and
+/// `rerunFailure`/`rerunError` (later failed attempts), repeated `<testcase>` elements of one identity
+/// (retries or distinct executions: `JUnitExecutions`), parameterized cases told apart by the `argument`
+/// property, destinations from suite or case properties (`Destination`) or an XCTestHTMLReport class name
+/// (`LoginTests - iPhone 15 - 17.5`), `system-out`/`system-err` kept up to `outputLimit` bytes. Suites and
+/// names are the reporter's (`ReportIdentity`).
 ///
 /// Counts come from the elements, never from a header's `tests`/`failures` (a disagreement is a warning).
 /// A missing or unreadable `time` is an unknown duration (`nil`), never 0 and never the suite's time.
@@ -393,9 +395,7 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
             classname = suite
             destination.fill(from: Destination(name: device, os: os))
         }
-        let suiteName =
-            classname.isEmpty
-            ? "(no suite)" : ReportIdentity.suite(classname, hasModulePrefix: hasModulePrefix(classname, in: element))
+        let suiteName = classname.isEmpty ? "(no suite)" : suite(of: classname, in: element)
         let rawName = attributes["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed test case \(caseCount))"
         let name = ReportIdentity.name(rawName)
         arguments = arguments.map { ReportIdentity.arguments($0, function: name) }
@@ -475,6 +475,19 @@ final class JUnitParserDelegate: NSObject, XMLParserDelegate {
             element: caseCount, place: element.suite.place, repetition: repetition, hasArguments: arguments != nil,
             destination: destination, count: attempts.count)
     }
+
+    /// The suite a class name names (`ReportIdentity.suite`), decided once per class and suite element:
+    /// the cases of one class follow each other, and share the one string.
+    private func suite(of classname: String, in element: Case) -> String {
+        if let cached = suiteCache, cached.place == element.suite.place, cached.classname == classname {
+            return cached.suite
+        }
+        let suite = ReportIdentity.suite(classname, hasModulePrefix: hasModulePrefix(classname, in: element))
+        suiteCache = (classname, element.suite.place, suite)
+        return suite
+    }
+
+    private var suiteCache: (classname: String, place: Int, suite: String)?
 
     /// Whether the first component of `classname` is the test bundle's module, as the report shows it: a
     /// suite or the root names the bundle (`FunChatikUITests.xctest`, `Smack(10)UITests.xctest` for

@@ -2,7 +2,7 @@ import Foundation
 
 /// Durations as test reports write them, in seconds.
 ///
-/// Accepts what real reports contain (cases README §5 #11; testng#198, junit-framework#1381, SUREFIRE-28):
+/// Accepts what real reports contain (testng#198, junit-framework#1381, SUREFIRE-28):
 /// plain decimals (`0.5`), scientific notation (`1.4e-05`), a decimal comma (`0,160`), thousands
 /// separators (`1,234.245`, `14.029,255`), a unit suffix (`0,26s`, `12 sec`, `Ran for 2,6 seconds`), and
 /// xcresulttool's minutes and hours (`1m 3,01s`, `6m`, `1h 2m`). A comma alone is a decimal comma

@@ -2,7 +2,7 @@ import Foundation
 
 /// Streams a report's bytes to `XMLParser`, repairing what real JUnit writers get wrong.
 ///
-/// The repairs are the ones reported against real tools (cases README §5 #02–#05; swift-testing#1917,
+/// The repairs are the ones reported against real tools (swift-testing#1917,
 /// PR#1918, XCTestHTMLReport#103/#131/#186): raw control characters (XML 1.0 §2.2 forbids them, also as
 /// `&#27;`) become private-use characters that `restore(_:)` turns back; an `&` that starts no reference
 /// becomes `&amp;`; a `<` inside an attribute value, or one inside the text of a leaf element
@@ -335,9 +335,9 @@ final class XMLRepairReader {
         byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
     }
 
-    /// The UTF-8 of the private-use stand-in for control character `value` (U+10FF00 + value).
-    private static func standIn(_ value: UInt32) -> [UInt8] {
-        Array(String(Character(Unicode.Scalar(0x10FF00 + value)!)).utf8)
+    /// The UTF-8 of the private-use stand-in for control character `value` (U+10FF00 + value), for 0..<32.
+    private static let standIns: [[UInt8]] = (0..<32).map {
+        Array(String(Character(Unicode.Scalar(0x10FF00 + UInt32($0))!)).utf8)
     }
 
     /// Length of an XML name starting at `offset`, 0 when none (looks ahead at most 256 bytes).
@@ -382,10 +382,11 @@ final class XMLRepairReader {
         }
     }
 
-    /// Inside a leaf element, consumes the text up to the next markup, `&` or control byte in one pass,
-    /// escaping each `<` that starts no markup (a hostile `<system-out>` holds millions); `false` when it
-    /// leaves the byte at `position` to `stepContent` (markup, near the end of the input, or the first
-    /// repair of the file, whose location is noted there). Text limits and locations as `copy` keeps them.
+    /// Inside a leaf element, consumes the text up to the next markup in one pass: escapes each `<` that
+    /// starts no markup and each `&` that starts no reference, and stands in for control characters, as
+    /// `stepContent` does byte by byte (a hostile `<system-out>` holds millions). `false` when it leaves the
+    /// byte at `position` to `stepContent`: markup, the last bytes of the input, or the first repair of the
+    /// file (whose location is noted there). Text limits and locations are kept as `copy` keeps them.
     private func stepLeafText() -> Bool {
         let available = ensure(4096 + 260)
         var limit = available - 260
@@ -395,25 +396,49 @@ final class XMLRepairReader {
         let firstRepairSeen = repairs.total > 0
         var text: [UInt8] = []
         var consumed = 0
-        var escapes = 0
+        var lessThans = 0
+        var ampersands = 0
+        var controlCharacters = 0
+        let dropping = dropping
         input.withUnsafeBufferPointer { whole in
             let buffer = UnsafeBufferPointer(rebasing: whole[position..<(position + available)])
             var runStart = 0
-            while consumed < limit {
-                let byte = buffer[consumed]
-                if byte == UInt8(ascii: "&") || Self.isForbiddenControl(byte) { break }
-                if byte == UInt8(ascii: "<") {
-                    if !firstRepairSeen || Self.startsMarkup(in: buffer, at: consumed, leaf: leaf) { break }
-                    if !dropping {
-                        text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<consumed]))
-                        text.append(contentsOf: Self.lessThanReference)
-                    }
-                    escapes += 1
-                    consumed += 1
-                    runStart = consumed
-                    continue
+            /// Ends the run at `consumed` and writes `replacement` for the next `length` bytes.
+            func substitute(_ replacement: [UInt8], length: Int) {
+                if !dropping {
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<consumed]))
+                    text.append(contentsOf: replacement)
                 }
-                consumed += 1
+                consumed += length
+                runStart = consumed
+            }
+            scan: while consumed < limit {
+                let byte = buffer[consumed]
+                switch byte {
+                case UInt8(ascii: "<"):
+                    guard firstRepairSeen, !Self.startsMarkup(in: buffer, at: consumed, leaf: leaf) else { break scan }
+                    lessThans += 1
+                    substitute(Self.lessThanReference, length: 1)
+                case UInt8(ascii: "&"):
+                    switch Self.classifyAmpersand(in: buffer, at: consumed) {
+                    case .reference(let length):
+                        consumed += length
+                    case .illegalCharacter(let length, let value):
+                        guard firstRepairSeen else { break scan }
+                        controlCharacters += 1
+                        substitute(Self.replacement(forCharacter: value), length: length)
+                    case .bare:
+                        guard firstRepairSeen else { break scan }
+                        ampersands += 1
+                        substitute(Self.ampersandReference, length: 1)
+                    }
+                case _ where Self.isForbiddenControl(byte):
+                    guard firstRepairSeen else { break scan }
+                    controlCharacters += 1
+                    substitute(Self.standIns[Int(byte)], length: 1)
+                default:
+                    consumed += 1
+                }
             }
             if !dropping { text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<consumed])) }
         }
@@ -425,7 +450,9 @@ final class XMLRepairReader {
             output.append(contentsOf: text)
             countText(consumed)
         }
-        repairs.lessThans += escapes
+        repairs.lessThans += lessThans
+        repairs.ampersands += ampersands
+        repairs.controlCharacters += controlCharacters
         position += consumed
         bytesRead += Int64(consumed)
         return true
@@ -592,20 +619,57 @@ final class XMLRepairReader {
     private func stepControl(_ byte: UInt8) {
         noteRepair()
         repairs.controlCharacters += 1
-        replace(1, with: Self.standIn(UInt32(byte)))
+        replace(1, with: Self.standIns[Int(byte)])
     }
 
     /// An `&`: kept when it starts a predefined entity or a character reference, else escaped.
     private func stepAmpersand() {
-        ensure(48)
-        var length = 1
-        var isReference = false
-        if peek(1) == UInt8(ascii: "#") {
-            let hex = peek(2) == UInt8(ascii: "x")
-            length = hex ? 3 : 2
+        let available = ensure(260)
+        let kind = input.withUnsafeBufferPointer { buffer in
+            Self.classifyAmpersand(in: UnsafeBufferPointer(rebasing: buffer[position..<(position + available)]), at: 0)
+        }
+        switch kind {
+        case .reference(let length):
+            copy(length)
+        case .illegalCharacter(let length, let value):
+            noteRepair()
+            repairs.controlCharacters += 1
+            replace(length, with: Self.replacement(forCharacter: value))
+        case .bare:
+            noteRepair()
+            repairs.ampersands += 1
+            replace(1, with: Self.ampersandReference)
+        }
+    }
+
+    /// What an `&` starts.
+    private enum Ampersand {
+        /// A predefined entity (`&amp;`) or a character reference to a character XML 1.0 allows: kept.
+        case reference(length: Int)
+        /// A character reference to one it forbids (`&#27;`): replaced, as raw control characters are.
+        case illegalCharacter(length: Int, value: UInt32)
+        /// Anything else: the `&` is text.
+        case bare
+    }
+
+    private static let predefinedEntities = ["amp", "lt", "gt", "quot", "apos"].map { Array($0.utf8) }
+    private static let ampersandReference = Array("&amp;".utf8)
+    private static let replacementCharacter = Array("\u{FFFD}".utf8)
+
+    /// The stand-in of a control character, U+FFFD for the other characters a reference may not name.
+    private static func replacement(forCharacter value: UInt32) -> [UInt8] {
+        value < 0x20 ? standIns[Int(value)] : replacementCharacter
+    }
+
+    /// Reads the `&` at `start` of `bytes` (what is buffered; at most 258 bytes past `start` are read).
+    private static func classifyAmpersand(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Ampersand {
+        func byte(_ offset: Int) -> UInt8? { start + offset < bytes.count ? bytes[start + offset] : nil }
+        if byte(1) == UInt8(ascii: "#") {
+            let hex = byte(2) == UInt8(ascii: "x")
+            var length = hex ? 3 : 2
             var value: UInt32 = 0
             var digits = 0
-            while let next = peek(length), digits < 10 {
+            while let next = byte(length), digits < 10 {
                 let digit: UInt32?
                 switch next {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(next - UInt8(ascii: "0"))
@@ -618,35 +682,19 @@ final class XMLRepairReader {
                 digits += 1
                 length += 1
             }
-            if digits > 0, peek(length) == UInt8(ascii: ";") {
-                length += 1
-                let legal =
-                    value == 0x09 || value == 0x0A || value == 0x0D || (0x20...0xD7FF).contains(value)
-                    || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
-                if legal {
-                    copy(length)
-                } else {
-                    noteRepair()
-                    repairs.controlCharacters += 1
-                    replace(length, with: value < 0x20 ? Self.standIn(value) : Array("\u{FFFD}".utf8))
-                }
-                return
-            }
-        } else {
-            let nameLength = nameLength(at: 1)
-            if nameLength > 0, peek(1 + nameLength) == UInt8(ascii: ";") {
-                let entity = name(at: 1, length: nameLength)
-                isReference = ["amp", "lt", "gt", "quot", "apos"].contains(entity)
-                length = 2 + nameLength
-            }
+            guard digits > 0, byte(length) == UInt8(ascii: ";") else { return .bare }
+            length += 1
+            let legal =
+                value == 0x09 || value == 0x0A || value == 0x0D || (0x20...0xD7FF).contains(value)
+                || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+            return legal ? .reference(length: length) : .illegalCharacter(length: length, value: value)
         }
-        if isReference {
-            copy(length)
-        } else {
-            noteRepair()
-            repairs.ampersands += 1
-            replace(1, with: Array("&amp;".utf8))
-        }
+        guard let first = byte(1), isNameStart(first) else { return .bare }
+        var nameLength = 1
+        while nameLength < 256, let next = byte(1 + nameLength), isNameByte(next) { nameLength += 1 }
+        guard byte(1 + nameLength) == UInt8(ascii: ";") else { return .bare }
+        let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(start + 1 + nameLength)])
+        return predefinedEntities.contains { $0.elementsEqual(name) } ? .reference(length: 2 + nameLength) : .bare
     }
 
     private func stepTag(_ byte: UInt8) {

@@ -1,6 +1,5 @@
 import FailscopeModel
 import Foundation
-import PageObjects
 import XCTest
 
 /// The XCTest observer: records every test case of the bundle through a `RunRecorder`.
@@ -8,8 +7,9 @@ import XCTest
 /// Callbacks used (swift-corelibs-xctest and Apple's XCTest alike): `testCaseWillStart`,
 /// `testCase(_:didFailWithDescription:inFile:atLine:)` (a thrown error arrives as file `<EXPR>`,
 /// line 0: recorded as an error), `testCaseDidFinish` (`hasBeenSkipped`, `unexpectedExceptionCount`,
-/// `failureCount`, `testDuration`) and `testBundleDidFinish`, which blocks until the upload is done
-/// (work not awaited there never arrives) and writes the summary line to stderr.
+/// `failureCount`, `testDuration`; the skip's reason from the test case, see `skipReason(of:)`) and
+/// `testBundleDidFinish`, which blocks until the upload is done (work not awaited there never
+/// arrives) and writes the summary line to stderr.
 public final class FailscopeObserver: NSObject, XCTestObservation, @unchecked Sendable {
     public let recorder: RunRecorder
     private let lock = NSLock()
@@ -43,19 +43,41 @@ public final class FailscopeObserver: NSObject, XCTestObservation, @unchecked Se
         guard let test = lock.withLock({ current }) else { return }
         lock.withLock { current = nil }
         let run = testCase.testRun
+        // Failures come before the skip: swift-corelibs-xctest also marks a test skipped when its
+        // setUp throws (it skips the test body), though the test failed.
         let status: TestStatus
-        if run?.hasBeenSkipped == true {
-            status = .skipped
-        } else if (run?.unexpectedExceptionCount ?? 0) > 0 || test.failures.contains(where: \.isError) {
+        if (run?.unexpectedExceptionCount ?? 0) > 0 || test.failures.contains(where: \.isError) {
             status = .error
         } else if (run?.failureCount ?? 0) > 0 || !test.failures.isEmpty {
             status = .failed
+        } else if run?.hasBeenSkipped == true {
+            status = .skipped
         } else {
             status = .passed
         }
         recorder.testDidFinish(
             test, status: status, duration: run?.testDuration,
-            skipReason: status == .skipped ? PageTrail.shared.skipReason : nil)
+            skipReason: status == .skipped ? Self.skipReason(of: testCase) : nil)
+    }
+
+    /// Why `testCase` was skipped: the message of the `XCTSkip` it threw (`XCTSkip("needs a pad")` →
+    /// `needs a pad`), else XCTest's summary of the skip (`Test skipped: required true value of type
+    /// Bool but got false`); `nil` when unknown.
+    ///
+    /// swift-corelibs-xctest keeps the thrown `XCTSkip` in the test case's `skip` property and gives
+    /// observers only `hasBeenSkipped`; the property is read by reflection (it is not public), and
+    /// XCTest versions without it give `nil`.
+    static func skipReason(of testCase: XCTestCase) -> String? {
+        var mirror: Mirror? = Mirror(reflecting: testCase)
+        while let current = mirror {
+            if let stored = current.children.first(where: { $0.label == "skip" })?.value {
+                guard let skip = stored as? XCTSkip else { return nil }
+                if let message = skip.message, !message.isEmpty { return message }
+                return Mirror(reflecting: skip).children.first { $0.label == "summary" }?.value as? String
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
     }
 
     public func testBundleDidFinish(_ testBundle: Bundle) {

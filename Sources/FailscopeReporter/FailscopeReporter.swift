@@ -9,6 +9,10 @@ import XCTest
 /// case's `override init(...)`: registering in `class func setUp()` is too late (it misses the
 /// bundle start and some suites). Registration is idempotent.
 ///
+/// Screens are captured by a plug-in registered with `useScreenCapture(_:)` (the simulated screen's
+/// is in the `FailscopeSimulatedScreen` product; `PageObjects.UITestCase` registers it); without one,
+/// failures are recorded without a screenshot and runs without a device.
+///
 /// Configuration comes from the environment (`ReporterConfiguration`); with `FAILSCOPE_DISABLED=1`
 /// nothing is recorded. The reporter never writes to stdout (it would break `swift test --filter`).
 public enum FailscopeReporter {
@@ -21,6 +25,12 @@ public enum FailscopeReporter {
     public static func register() {
         guard let observer = state.observer else { return }
         state.registerOnce { XCTestObservationCenter.shared.addTestObserver(observer) }
+    }
+
+    /// Captures failing tests' screens with `capture` from now on (the last registration wins); its
+    /// device becomes the run's. Cheap enough to call before every test.
+    public static func useScreenCapture(_ capture: any ScreenCapture) {
+        state.recorder?.useScreenCapture(capture)
     }
 
     /// Uploads whatever the recorder holds when the process exits (Swift Testing has no bundle end).
@@ -70,8 +80,7 @@ private final class RegistrationState: @unchecked Sendable {
                 let configuration = ReporterConfiguration.fromEnvironment()
                 if !configuration.isDisabled {
                     let api = configuration.serviceURL.map { APIClient(baseURL: $0, token: configuration.token) }
-                    let recorder = RunRecorder(
-                        configuration: configuration, capture: SimulatedScreenCapture(), api: api)
+                    let recorder = RunRecorder(configuration: configuration, api: api)
                     createdRecorder = recorder
                     createdObserver = FailscopeObserver(recorder: recorder)
                 }

@@ -35,7 +35,14 @@ public struct FailscopeTrait: TestTrait, SuiteTrait, TestScoping {
         let started = Date()
         do {
             try await issues.provideScope(for: test, testCase: testCase, performing: function)
+        } catch let stop as ExpectationFailedError {
+            // A failed `#require`: its issue (with the expectation's location) is recorded already, and
+            // the error only stops the test, as Swift Testing itself treats it.
+            let status: TestStatus = recorder.failures(of: active).contains(where: \.isError) ? .error : .failed
+            recorder.testDidFinish(active, status: status, duration: Date().timeIntervalSince(started))
+            throw stop
         } catch {
+            // Swift Testing reports a thrown error at the test's declaration; so does the trait.
             recorder.recordFailure(
                 in: active, message: "Caught error: \(error)", file: test.sourceLocation.filePath,
                 line: test.sourceLocation.line, isError: true)
@@ -76,10 +83,13 @@ public struct FailscopeTrait: TestTrait, SuiteTrait, TestScoping {
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
+    /// The issue's kind and its comments once: `Expectation failed: (sum → 2) == 3: arithmetic is
+    /// broken`; an `Issue.record("…")` gives its comment alone. (`Issue.description` already holds the
+    /// comments, plus the severity.)
     static func message(of issue: Issue) -> String {
         let comments = issue.comments.map(\.rawValue).joined(separator: "\n")
         if case .unconditional = issue.kind, !comments.isEmpty { return comments }
-        return comments.isEmpty ? issue.description : "\(issue.description)\n\(comments)"
+        return comments.isEmpty ? "\(issue.kind)" : "\(issue.kind): \(comments)"
     }
 }
 

@@ -14,6 +14,8 @@ import Foundation
 /// | `FAILSCOPE_DISABLED` | `1`/`true`/`yes` turns the reporter off | off |
 /// | `FAILSCOPE_BRANCH`, `FAILSCOPE_COMMIT` | override CI/git detection | detected |
 /// | `FAILSCOPE_UPLOAD_RETRY_SECONDS` | how long the bundle end retries an unreachable service | 20 |
+/// | `FAILSCOPE_LIVE_SECONDS` | upload results while the tests run, at most this often; `0`: at the end only | 2 |
+/// | `FAILSCOPE_QUIET` | `1`: no summary line (`failscope test` prints one for the whole run) | off |
 public struct ReporterConfiguration: Sendable {
     public var serviceURL: URL?
     public var token: String?
@@ -24,6 +26,10 @@ public struct ReporterConfiguration: Sendable {
     public var ci: CIEnvironment
     /// Seconds the bundle end keeps retrying the upload before leaving the rest in the spool.
     public var uploadRetrySeconds: Double = 20
+    /// The least time between two uploads while the tests run, in seconds; 0: upload at the end only.
+    public var liveUploadSeconds: Double = 2
+    /// Whether the process prints no summary line (the `failscope test` that started it prints one).
+    public var isQuiet = false
 
     public init(
         serviceURL: URL?, token: String?, project: String, spoolDirectory: URL, runID: String, isDisabled: Bool = false,
@@ -56,6 +62,10 @@ public struct ReporterConfiguration: Sendable {
             project: value("FAILSCOPE_PROJECT") ?? workingDirectory.lastPathComponent,
             spoolDirectory: URL(fileURLWithPath: spool, relativeTo: workingDirectory).standardizedFileURL,
             runID: runID, isDisabled: disabled, ci: disabled ? ci : ci.fillingFromGit())
+        configuration.isQuiet = value("FAILSCOPE_QUIET") == "1"
+        if let seconds = value("FAILSCOPE_LIVE_SECONDS").flatMap(Double.init), seconds >= 0 {
+            configuration.liveUploadSeconds = seconds
+        }
         if let seconds = value("FAILSCOPE_UPLOAD_RETRY_SECONDS").flatMap(Double.init), seconds >= 0 {
             configuration.uploadRetrySeconds = seconds
         }

@@ -11,6 +11,8 @@ import Foundation
 /// journal (`TestJournal`), from which whoever delivers the folder writes them.
 final class ResultWriter: @unchecked Sendable {
     private let spoolWriter: SpoolWriter
+    /// Called after each batch reached the spool (the live upload).
+    var batchWritten: (@Sendable () -> Void)?
     private let queue = DispatchQueue(label: "failscope.result-writer")
     private let lock = NSLock()
     private var pending: [Data] = []
@@ -61,6 +63,7 @@ final class ResultWriter: @unchecked Sendable {
         guard !batch.isEmpty else { return }
         do {
             try spoolWriter.write(encodedResults: batch)
+            batchWritten?()
         } catch {
             lock.withLock {
                 problems.append(

@@ -1,8 +1,6 @@
 import FailscopeClient
 import FailscopeModel
 import Foundation
-import PageObjects
-import SimulatedUI
 
 /// Records a run's tests into the spool, whatever runs them (the XCTest observer, the Swift
 /// Testing trait): results, failures with their page and call site, and at a test's first failure
@@ -36,7 +34,10 @@ public final class RunRecorder: @unchecked Sendable {
     /// This process's folder of the run in the spool.
     public let spoolWriter: SpoolWriter
     private let writer: ResultWriter
-    private let capture: any ScreenCapture
+    private let live: LiveUploader?
+    private var capture: (any ScreenCapture)?
+    /// The device the capture plug-in reported; the run has none until one does.
+    private var device: ScreenDevice?
     private let trail: PageTrail
     private let api: (any IngestAPI)?
     private let lock = NSLock()
@@ -49,7 +50,7 @@ public final class RunRecorder: @unchecked Sendable {
     private var unfinishedResults = 0
 
     public init(
-        configuration: ReporterConfiguration, capture: any ScreenCapture, api: (any IngestAPI)?,
+        configuration: ReporterConfiguration, capture: (any ScreenCapture)? = nil, api: (any IngestAPI)?,
         trail: PageTrail = .shared
     ) {
         self.configuration = configuration
@@ -57,18 +58,54 @@ public final class RunRecorder: @unchecked Sendable {
         self.spoolWriter = SpoolWriter(spool: spool, runID: configuration.runID)
         self.writer = ResultWriter(spoolWriter: spoolWriter)
         self.capture = capture
+        self.device = capture?.device
         self.api = api
         self.trail = trail
+        let spoolWriter = self.spoolWriter
+        trail.onStepAdded { spoolWriter.pageStep($0.trailStep) }
+        if let api, configuration.liveUploadSeconds > 0 {
+            // One try an upload: a service that does not answer is retried by the next one or the end.
+            let uploader = Uploader(api: api, spool: spool, retryWindow: 0, honoursUnreachableMark: true)
+            let runID = configuration.runID
+            let live = LiveUploader(interval: configuration.liveUploadSeconds) {
+                _ = Self.blocking { await uploader.upload(runID: runID, ownFolder: spoolWriter.folder) }
+            }
+            writer.batchWritten = { live.resultsWritten() }
+            self.live = live
+        } else {
+            live = nil
+        }
     }
 
-    /// The run as the spool and the service know it.
-    public var run: Run {
-        let device = Device.current
-        return Run(
+    /// The run as the spool and the service know it: with a device once a capture plug-in reported one.
+    public var run: Run { lock.withLock { makeRun() } }
+
+    /// The run now; the caller holds `lock`.
+    private func makeRun() -> Run {
+        Run(
             id: configuration.runID, project: configuration.project, branch: configuration.ci.branch,
-            commit: configuration.ci.commit, device: device.name, osVersion: "\(device.osVersion) (simulated)",
+            commit: configuration.ci.commit, device: device?.name, osVersion: device?.osVersion,
             ciProvider: configuration.ci.provider, ciBuildURL: configuration.ci.buildURL, ciJob: configuration.ci.job,
             source: .reporter, startedAt: startedAt)
+    }
+
+    /// Captures failing tests' screens with `capture` from now on; its device becomes the run's (the
+    /// spool's run is rewritten when the device changes). Cheap when nothing changes: a test case may
+    /// register its capture before every test.
+    public func useScreenCapture(_ capture: any ScreenCapture) {
+        let newDevice = capture.device
+        let changedRun = lock.withLock { () -> Run? in
+            self.capture = capture
+            guard let newDevice, newDevice != device else { return nil }
+            device = newDevice
+            return runWritten ? makeRun() : nil
+        }
+        guard let changedRun else { return }
+        do {
+            try spoolWriter.write(changedRun)
+        } catch {
+            note("cannot write the run's device to the spool at \(spool.directory.path): \(error)")
+        }
     }
 
     // MARK: Tests
@@ -121,6 +158,7 @@ public final class RunRecorder: @unchecked Sendable {
     }
 
     private func captureScreen(for test: ActiveTest) {
+        guard let capture = lock.withLock({ self.capture }) else { return }
         do {
             guard let screen = try capture.captureScreen() else { return }
             let png = try spoolWriter.writeArtifact(
@@ -146,9 +184,7 @@ public final class RunRecorder: @unchecked Sendable {
             suite: test.suite, name: test.name, arguments: test.arguments, attempt: test.attempt, status: status,
             skipReason: skipReason, startedAt: test.startedAt, duration: duration,
             failures: lock.withLock { test.failures },
-            trail: trail.steps.map {
-                TrailStep(page: $0.page, action: $0.action, callSite: SourceLocation(file: $0.file, line: $0.line))
-            }, artifacts: lock.withLock { test.artifacts })
+            trail: trail.steps.map(\.trailStep), artifacts: lock.withLock { test.artifacts })
         writer.append(spoolWriter.testEnded(result))
         lock.withLock {
             counts[status, default: 0] += 1
@@ -159,7 +195,7 @@ public final class RunRecorder: @unchecked Sendable {
     private func writeRunIfNeeded() {
         guard !runWritten else { return }
         do {
-            try spoolWriter.write(run)
+            try spoolWriter.write(makeRun())
             runWritten = true
         } catch {
             problems.append("cannot write the run to the spool at \(spool.directory.path): \(error)")
@@ -176,7 +212,7 @@ public final class RunRecorder: @unchecked Sendable {
     /// processes of the run left behind (blocking, bounded by the uploader's retry window, or one try
     /// when another process of the run found the service unreachable) and returns the summary line.
     /// Does nothing when no test finished since the last call (the XCTest bundle end and the process
-    /// exit may both call it).
+    /// exit may both call it); `nil` too when the configuration is quiet.
     public func finish() -> String? {
         let (ran, recorded, fresh) = lock.withLock {
             defer { unfinishedResults = 0 }
@@ -184,6 +220,7 @@ public final class RunRecorder: @unchecked Sendable {
         }
         guard ran, fresh > 0 else { return nil }
         for problem in writer.flush() { note(problem) }
+        live?.pause()
         do {
             try spoolWriter.markFinished(at: Date())
         } catch {
@@ -219,7 +256,7 @@ public final class RunRecorder: @unchecked Sendable {
         var line =
             "Failscope: \(total) results (\(parts.joined(separator: ", "))), \(shots) screenshot(s), \(destination)"
         if !issues.isEmpty { line += "; problems: " + issues.joined(separator: "; ") }
-        return line
+        return configuration.isQuiet ? nil : line
     }
 
     /// Runs async work to completion from synchronous code (XCTest's bundle end must block).

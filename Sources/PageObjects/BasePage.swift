@@ -1,3 +1,4 @@
+import FailscopeReporter
 import Foundation
 import SimulatedUI
 import XCTest

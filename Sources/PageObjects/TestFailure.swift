@@ -1,3 +1,5 @@
+import FailscopeReporter
+import FailscopeSimulatedScreen
 import SimulatedUI
 import Testing
 import XCTest
@@ -33,11 +35,13 @@ public enum TestFailure {
 
 extension SimulatedApp {
     /// Prepares a test: forgets the previous test's page trail, routes the screen's failures to the
-    /// running test library, and launches the app. `UITestCase` does this for XCTest; a Swift
-    /// Testing suite calls it at the start of each test.
+    /// running test library, registers the simulated screen's capture on this app's device with the
+    /// Failscope reporter, and launches the app. `UITestCase` does this for XCTest; a Swift Testing
+    /// suite calls it at the start of each test.
     public func launchForTesting(trail: PageTrail = .shared) {
         trail.reset()
         failureHandler = TestFailure.handler
+        FailscopeReporter.useScreenCapture(SimulatedScreenCapture(device: device))
         launch()
     }
 }

@@ -1,12 +1,14 @@
+import FailscopeReporter
 import Foundation
 import SimulatedUI
 import XCTest
 
 /// The base of a UI test case class: chooses the device, skips phone-only or tablet-only classes
-/// on the wrong idiom, launches a fresh app for each test and routes the simulated screen's
-/// failures to `XCTFail` at the test's line.
+/// on the wrong idiom, launches a fresh app for each test, routes the simulated screen's failures to
+/// `XCTFail` at the test's line, and registers the simulated screen's capture with the Failscope
+/// reporter (a failing test's screen as PNG; the device becomes the run's).
 ///
-/// Subclasses override `makeApp(on:)` to create and configure their app (launch arguments and
+/// Subclasses must override `makeApp(on:)` to create and configure their app (launch arguments and
 /// environment); the base launches it. The device comes from `FAILSCOPE_DEVICE` (default iPhone 15);
 /// an unknown name fails the test with the list of known devices.
 open class UITestCase: XCTestCase {
@@ -15,9 +17,11 @@ open class UITestCase: XCTestCase {
     /// The simulated device of this run.
     public private(set) var device: Device = .iPhone15
 
-    /// Creates the app to test on `device`, configured but not launched.
-    open func makeApp(on device: Device) -> SimulatedApp {
-        preconditionFailure("\(type(of: self)) must override makeApp(on:) to create its app")
+    /// Creates the app to test on `device`, configured but not launched. Subclasses override it (a
+    /// non-throwing override is fine).
+    /// - Throws: `MissingAppError` unless overridden: each test of the class fails with that message.
+    open func makeApp(on device: Device) throws -> SimulatedApp {
+        throw MissingAppError(testCaseType: String(describing: type(of: self)))
     }
 
     open override func setUpWithError() throws {
@@ -36,13 +40,12 @@ open class UITestCase: XCTestCase {
         if self is TestOnTablet && device.idiom != .pad {
             try skip("Tablet-only test: the current device is \(device.name) (\(device.idiom.rawValue))")
         }
-        app = makeApp(on: device)
+        app = try makeApp(on: device)
         app.launchForTesting()
     }
 
-    /// Skips the test with `reason`, noted on the page trail for reporters.
+    /// Skips the test with `reason` (the reporter records it as the skip's reason).
     public func skip(_ reason: String) throws {
-        PageTrail.shared.noteSkip(reason)
         throw XCTSkip(reason)
     }
 

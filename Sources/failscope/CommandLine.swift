@@ -34,6 +34,16 @@ struct Arguments {
     /// Options read with `options(_:)`: they may be given more than once.
     private var repeatable: Set<String> = []
 
+    /// The words after `--`, taken as they are (the command `failscope test` runs); reading them accepts them.
+    var trailing: [String] {
+        mutating get {
+            trailingRead = true
+            return afterSeparator
+        }
+    }
+    private var afterSeparator: [String] = []
+    private var trailingRead = false
+
     /// The words that are not options (files, for `import`); reading them accepts them.
     var positional: [String] {
         mutating get {
@@ -48,6 +58,10 @@ struct Arguments {
         while index < arguments.count {
             let word = arguments[index]
             index += 1
+            if word == "--" {
+                afterSeparator = Array(arguments[index...])
+                break
+            }
             guard word.hasPrefix("--"), word.count > 2 else {
                 words.append(word)
                 continue
@@ -111,6 +125,7 @@ struct Arguments {
         let repeated = options.filter { $0.value.count > 1 && !repeatable.contains($0.key) }.keys.sorted()
         if let first = repeated.first { throw UsageError("--\(first) is given more than once") }
         if !positionalRead, let first = words.first { throw UsageError("unexpected argument '\(first)'") }
+        if !trailingRead, !afterSeparator.isEmpty { throw UsageError("unexpected arguments after '--'") }
     }
 
     /// `--data` (or `FAILSCOPE_DATA`, default `.failscope`) as a folder URL.

@@ -6,8 +6,11 @@ let commands: [any Command.Type] = [
     MigrateCommand.self,
     GCCommand.self,
     RunsCommand.self,
+    TestCommand.self,
     UploadCommand.self,
     ImportCommand.self,
+    ExportCommand.self,
+    SummaryCommand.self,
     FlakyCommand.self,
     VersionCommand.self,
 ]
@@ -50,7 +53,8 @@ let overview = """
         return 64
     }
     words.removeFirst()
-    if words.contains("--help") || words.contains("-h") {
+    let ownWords = words.prefix { $0 != "--" }  // what follows `--` is another program's (`failscope test`)
+    if ownWords.contains("--help") || ownWords.contains("-h") {
         print(help(for: command))
         return 0
     }

@@ -1,6 +1,7 @@
 import DemoApp
 import FailscopeClient
 import FailscopeReporter
+import FailscopeSimulatedScreen
 import Foundation
 import ScreenRaster
 import SimulatedUI
@@ -11,6 +12,15 @@ import XCTest
 //    against the same tests with no observer, alternating rounds, medians compared (the script pins
 //    the process to one CPU: see scripts/bench/reporter.sh); each round on stderr;
 // 2. the capture cost of one failure: render + PNG encode + spool write of the screenshot and tree.
+
+// 3. with `live URL TOKEN [N]`: instead, the live-upload latency (LiveLatency.swift).
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "live", let url = URL(string: CommandLine.arguments[2])
+{
+    measureLiveLatency(
+        url: url, token: CommandLine.arguments[3],
+        tests: CommandLine.arguments.count > 4 ? Int(CommandLine.arguments[4]) ?? 200 : 200)
+    exit(0)
+}
 
 let testCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1_000
 let rounds = 31

@@ -5,6 +5,7 @@ through the reporter, and sets FAILSCOPE_TEST_URL, FAILSCOPE_TEST_TOKEN and FAIL
 This file seeds the API-posted runs (hostile strings, a large run), then runs every test and
 prints `N passed, M failed`; exit status 1 when any test failed.
 """
+import datetime
 import json
 import os
 import re
@@ -28,6 +29,7 @@ MAIN_RUN = os.environ.get('FAILSCOPE_TEST_MAIN_RUN', 'browser-main')
 SECOND_RUN = os.environ.get('FAILSCOPE_TEST_SECOND_RUN', 'browser-feature')
 LARGE_RUN = 'large-1500'
 LARGE_COUNT = 1500
+UNIT_RUN = 'unit-run'
 
 TESTS = []
 
@@ -264,6 +266,32 @@ def back_from_a_failure_returns_to_the_run_where_it_was(ctx):
 
 
 @test
+def a_running_run_updates_its_counts_without_a_reload(ctx):
+    started = datetime.datetime.now(datetime.timezone.utc)
+    run_id = 'live-' + str(int(time.time() * 1000))
+    ctx.api.put_run({'id': run_id, 'project': 'live', 'branch': 'main', 'source': 'reporter',
+                     'startedAt': seed.iso(started)})
+    ctx.api.post_results(run_id, [{'suite': 'LiveTests', 'name': 'testFirst', 'attempt': 1, 'status': 'passed'}])
+    equal(ctx.open('#/runs/' + run_id, 'run'), 'ready', 'view state')
+    ctx.js('window.__sameDocument = true;')
+    numbers = lambda: ctx.js("return [...document.querySelectorAll('.big-number b')].map((b) => b.textContent);")
+    equal(numbers()[:3], ['1', '0', '0'], 'results, failing tests, failed before')
+    check('running' in ctx.driver.find_element(By.CSS_SELECTOR, '.run-summary').text, 'the run says it is running')
+
+    # A failure arrives while the page is open: it shows without a reload.
+    ctx.api.post_results(run_id, [{'suite': 'LiveTests', 'name': 'testSecond', 'attempt': 1, 'status': 'failed',
+                                   'failures': [{'message': 'arrived live', 'isError': False}]}])
+    wait_until(lambda: numbers()[:3] == ['2', '1', '1'], 15, message='the counts to move')
+    check(ctx.js('return window.__sameDocument === true;'), 'the page was not reloaded')
+    check('arrived live' in ctx.driver.find_element(By.ID, 'view').text, 'the new failure is listed')
+
+    ctx.api.finish(run_id, seed.iso(started + datetime.timedelta(seconds=30)))
+    wait_until(lambda: 'running' not in ctx.driver.find_element(By.CSS_SELECTOR, '.run-summary').text, 15,
+               message='the run to show as finished')
+    check(ctx.js('return window.__sameDocument === true;'), 'still the same page')
+
+
+@test
 def missing_run_shows_an_error_state(ctx):
     ctx.allowed_console.append(re.compile(r'/api/v1/runs/no-such-run .*404'))
     state = ctx.open('#/runs/no-such-run', 'run')
@@ -457,8 +485,6 @@ def pages_view_lists_the_pages_of_the_seeded_runs_ranked_by_failures(ctx):
             if group.get('page'):
                 seeded.add(group['page'])
     check(seeded <= {p['page'] for p in listed}, 'the API lists every seeded page (sanity)')
-    paths = ctx.api.get('/api/v1/openapi.json')['paths']
-    has_flaky = '/api/v1/flaky' in paths
     ctx.open('#/pages?sort=failures', 'pages')
     rows = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => r.dataset.page)")
     equal(sorted(rows), sorted(p['page'] for p in listed), 'pages listed')
@@ -466,34 +492,27 @@ def pages_view_lists_the_pages_of_the_seeded_runs_ranked_by_failures(ctx):
         check(page in rows, '%s listed' % page)
     failures = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => +r.children[2].textContent.replace(/,/g, ''))")
     equal(failures, sorted(failures, reverse=True), 'ranked by failures')
-    by_name = {p['page']: p for p in listed}
-    equal(failures, [by_name[r]['failureCount'] for r in rows], 'failure counts')
-    if has_flaky:
-        ctx.open('#/pages?sort=flaky', 'pages')
-        ranked = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => r.dataset.page)")
-        scores = [by_name[r].get('flakyFailureCount', 0) for r in ranked]
-        equal(scores, sorted(scores, reverse=True), 'ranked by flaky failures')
-        check(not ctx.js("return !!document.querySelector('[data-flaky=unavailable]')"), 'no "no data yet" with the flaky API')
-    else:
-        check(ctx.js("return !!document.querySelector('[data-flaky=unavailable]')"), '"no data yet" for flaky tests')
+    by_key = {(p['page'], p.get('suite', '')): p for p in listed}  # "(no page)" once per suite
+    keys = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => [r.dataset.page, r.dataset.suite])")
+    equal(failures, [by_key[tuple(k)]['failureCount'] for k in keys], 'failure counts')
+    ctx.open('#/pages?sort=flaky', 'pages')
+    ranked = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => r.dataset.page)")
+    equal(ranked, [p['page'] for p in listed], 'ranked by flaky failures as the API ranks them')
     ctx.shot('06-pages.png')
     ctx.driver.find_element(By.CSS_SELECTOR, '.page-row[data-page="LoginPage"] a.page-link').click()
     wait_for_view(ctx.driver, 'page')
     equal(ctx.js('return location.hash').split('?')[0], '#/pages/LoginPage', 'URL of the page view')
     text = ctx.driver.find_element(By.ID, 'view').text
     check('Flaky tests on this page' in text, 'flaky section')
-    if has_flaky:
-        report = ctx.api.get('/api/v1/flaky?page=LoginPage')
-        check(report['flaky'], 'the seeded same-commit retry makes a flaky test on LoginPage')
-        check(report['broken'], 'the seeded always-failing test is broken on LoginPage')
-        equal(ctx.js("return [...document.querySelectorAll('.flaky-row')].map(r => r.dataset.testId)"),
-              [t['testId'] for t in report['flaky']], 'flaky tests of LoginPage')
-        equal(ctx.js("return [...document.querySelectorAll('.flaky-row .test-name')].map(n => n.textContent)"),
-              [t['name'] for t in report['flaky']], 'flaky test names')
-        equal(ctx.js("return [...document.querySelectorAll('.broken-row')].map(r => r.dataset.testId)"),
-              [t['testId'] for t in report['broken']], 'broken tests of LoginPage')
-    else:
-        check('No data yet' in text, '"No data yet" state on the page view: %r' % text)
+    report = ctx.api.get('/api/v1/flaky?page=LoginPage')
+    check(report['flaky'], 'the seeded same-commit retry makes a flaky test on LoginPage')
+    check(report['broken'], 'the seeded always-failing test is broken on LoginPage')
+    equal(ctx.js("return [...document.querySelectorAll('.flaky-row')].map(r => r.dataset.testId)"),
+          [t['testId'] for t in report['flaky']], 'flaky tests of LoginPage')
+    equal(ctx.js("return [...document.querySelectorAll('.flaky-row .test-name')].map(n => n.textContent)"),
+          [t['name'] for t in report['flaky']], 'flaky test names')
+    equal(ctx.js("return [...document.querySelectorAll('.broken-row')].map(r => r.dataset.testId)"),
+          [t['testId'] for t in report['broken']], 'broken tests of LoginPage')
     ctx.shot('07-page.png')
 
 
@@ -515,6 +534,228 @@ def charts_degrade_to_tables_when_chartjs_is_missing(ctx):
     finally:
         ctx.driver.execute_cdp_cmd('Network.setBlockedURLs', {'urls': []})
         ctx.driver.get('about:blank')
+
+
+# MARK: Suites that are not UI tests (issue 16)
+
+
+def failing_results(detail):
+    return [(r, p, c) for r, p, c in run_results(detail) if r['status'] in ('failed', 'error')]
+
+
+@test
+def run_view_shows_the_failure_location_where_the_call_site_is_unknown(ctx):
+    detail = ctx.api.get('/api/v1/runs/' + UNIT_RUN)
+    failing = failing_results(detail)
+    equal(len(failing), 3, 'failing results of the unit test run (a failure, an error, a failure passed on retry)')
+    check(all(c is None and p is None for _, p, c in failing), 'unit test failures have no page and no call site (sanity)')
+    expected = {r['id']: location(ctx.api.get('/api/v1/results/%d' % r['id'])['failures'][0]['location']) for r, _, _ in failing}
+    ctx.open('#/runs/' + UNIT_RUN, 'run')
+    shown = lambda: ctx.js("""return Object.fromEntries([...document.querySelectorAll('.failure-card')].map(c => {
+        const l = c.querySelector('.failure-location');
+        return [c.dataset.resultId, l && !l.hidden ? l.textContent : null]; }))""")
+    wait_until(lambda: all(shown().values()), message='the failure location on every card without a call site')
+    equal({int(k): v for k, v in shown().items()}, {k: 'failure location ' + v for k, v in expected.items()},
+          'failure location of each card')
+    equal(ctx.js("return [...document.querySelectorAll('.callsite-group .callsite-none')].map(e => e.textContent)"),
+          ['call site unknown'], 'the one group without a call site')
+    # Cards with a call site (the UI suite) do not repeat the failure location.
+    ctx.open('#/runs/' + MAIN_RUN, 'run')
+    equal(ctx.js("return document.querySelectorAll('.failure-location').length"), 0, 'no failure location beside a call site')
+
+
+@test
+def failure_without_a_screenshot_says_why_for_reporter_and_imported_results(ctx):
+    unit = ctx.api.get('/api/v1/runs/' + UNIT_RUN)
+    equal(unit['summary']['run']['source'], 'reporter', 'the unit run came from the reporter (sanity)')
+    result = next(r for r, _, _ in failing_results(unit) if r['name'] == 'testDivision')
+    ctx.open('#/results/%d' % result['id'], 'result')
+    state = ctx.driver.find_element(By.CSS_SELECTOR, '[data-no-screenshot]')
+    equal(state.get_attribute('data-no-screenshot'), 'reporter', 'the placeholder knows the result came from the reporter')
+    text = ctx.driver.find_element(By.ID, 'view').text
+    check('imported' not in text, 'a reporter result is not called imported: %r' % state.text)
+    check('drives no page object' in state.text, 'the reason for a unit test: %r' % state.text)
+    summary = ctx.driver.find_element(By.CSS_SELECTOR, '.failure-summary').text
+    check('MathTests.swift:27' in summary, 'failure location shown: %r' % summary)
+    check('none: not in a page object step' in summary and 'Call site' not in summary,
+          'no empty call site and action facts for a unit test: %r' % summary)
+    ctx.shot('11-unit-test-failure.png')
+    # An imported (JUnit) failure without a screenshot says it was imported.
+    bidi = ctx.api.get('/api/v1/runs/bidi-run')
+    equal(bidi['summary']['run']['source'], 'junit', 'the bidi run was imported (sanity)')
+    imported = next(r for r, _, _ in failing_results(bidi))
+    ctx.open('#/results/%d' % imported['id'], 'result')
+    state = ctx.driver.find_element(By.CSS_SELECTOR, '[data-no-screenshot]')
+    equal(state.get_attribute('data-no-screenshot'), 'imported', 'imported placeholder')
+    check('imported from JUnit XML' in state.text, 'names the import: %r' % state.text)
+
+
+@test
+def page_group_counts_agree_with_the_run_counts(ctx):
+    for run_id in (MAIN_RUN, UNIT_RUN, LARGE_RUN):
+        detail = ctx.api.get('/api/v1/runs/' + run_id)
+        counts = detail['summary']['counts']
+        ctx.open('#/runs/' + run_id, 'run')
+        shown = ctx.js("""return [...document.querySelectorAll('.page-group')].map(g => ({page: g.dataset.page,
+            failed: +((g.querySelector('[data-count=failed]') || {}).textContent || '0').replace(/[^0-9]/g, ''),
+            error: +((g.querySelector('[data-count=error]') || {}).textContent || '0').replace(/[^0-9]/g, '')}))""")
+        groups = {(g.get('page') or '(no page)'): g['counts'] for g in detail['pages']}
+        for group in shown:
+            api_counts = groups[group['page']]
+            equal((group['failed'], group['error']), (api_counts['failed'], api_counts['error']),
+                  '%s: counts of page %s' % (run_id, group['page']))
+        chips = ctx.js("""return Object.fromEntries([...document.querySelectorAll('.chips .chip')].map(c =>
+            [(c.className.match(/chip-(\\w+)/) || [, 'all'])[1], +c.querySelector('.chip-count').textContent.replace(/,/g, '')]))""")
+        equal(chips, {key: n for key, n in (('all', counts['total']), ('failing', counts['failed'] + counts['error']),
+                                            ('failed', counts['failed']), ('error', counts['error']), ('passed', counts['passed']),
+                                            ('skipped', counts['skipped']), ('expected_failure', counts['expectedFailure']))
+                      if n or key == 'all'}, '%s: status chips' % run_id)
+        if run_id != LARGE_RUN:  # the large run renders its first 60 failures only
+            equal(sum(g['failed'] for g in shown), counts['failed'], '%s: failed over the page groups = the run\'s' % run_id)
+            equal(sum(g['error'] for g in shown), counts['error'], '%s: errors over the page groups = the run\'s' % run_id)
+    # A search keeps the service's counts and says how many match.
+    ctx.open('#/runs/%s?q=testDivision' % UNIT_RUN, 'run')
+    group = ctx.driver.find_element(By.CSS_SELECTOR, '.page-group').text
+    check('2 failed' in group and '1 error' in group and '1 of 3 match' in group, 'filtered group head: %r' % group)
+
+
+@test
+def no_screenshot_placeholder_is_not_cut_off(ctx):
+    ctx.open('#/runs/' + UNIT_RUN, 'run')
+    boxes = ctx.js("""return [...document.querySelectorAll('.thumb-none')].map(t => {
+        const box = t.getBoundingClientRect();
+        const range = document.createRange(); range.selectNodeContents(t);
+        const text = range.getBoundingClientRect();
+        return {label: t.getAttribute('aria-label'), words: t.textContent, scroll: [t.scrollWidth, t.scrollHeight],
+                client: [t.clientWidth, t.clientHeight], inside: text.left >= box.left && text.right <= box.right
+                && text.top >= box.top && text.bottom <= box.bottom}; })""")
+    equal(len(boxes), 3, 'a placeholder per failing result')
+    for box in boxes:
+        check(box['inside'] and box['scroll'][0] <= box['client'][0] and box['scroll'][1] <= box['client'][1],
+              'placeholder text fits its box: %r' % box)
+        check(box['label'].startswith('No screenshot of '), 'placeholder says what it is: %r' % box)
+
+
+LAPTOP = (1366, 768)
+
+
+@test
+def every_view_fits_a_1366_pixel_laptop_screen(ctx):
+    flaky_result = next(r for r, _, _ in run_results(ctx.api.get('/api/v1/runs/flaky-2')) if r['name'] == 'testSignInFlaky')
+    views = [('#/runs', 'runs'), ('#/runs/' + MAIN_RUN, 'run'), ('#/runs/' + UNIT_RUN, 'run'),
+             ('#/results/%d' % failure_with_frame(ctx, MAIN_RUN)['result']['id'], 'result'),
+             ('#/results/%d' % flaky_result['id'], 'result'),
+             ('#/tests/' + flaky_result['testId'], 'test'), ('#/pages', 'pages'), ('#/pages?sort=failures', 'pages'),
+             ('#/pages/LoginPage', 'page'), ('#/pages/%28no%20page%29?suite=ParserTests', 'page')]
+    original = ctx.driver.get_window_size()
+    ctx.driver.set_window_size(*LAPTOP)
+    try:
+        equal(ctx.js('return window.innerWidth'), LAPTOP[0], 'viewport width')
+        for index, (hash_route, view) in enumerate(views):
+            equal(ctx.open(hash_route, view), 'ready', 'state of %s' % hash_route)
+            wait_until(lambda: ctx.js("return !document.querySelector('.verdict-box [data-state=loading]')"),
+                       message='the verdict on %s' % hash_route)
+            next_frames(ctx.driver)
+            widths = ctx.js("""return {page: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth,
+                clipped: [...document.querySelectorAll('.table-scroll')].filter(t => t.scrollWidth > t.clientWidth + 1)
+                  .map(t => [t.querySelector('table').className, t.scrollWidth, t.clientWidth])}""")
+            check(widths['page'] <= widths['viewport'], '%s scrolls sideways: %r' % (hash_route, widths))
+            equal(widths['clipped'], [], 'tables cut off on %s' % hash_route)
+            ctx.driver.save_screenshot(os.path.join(OUTPUT, '1366-%02d-%s.png' % (index + 1, view)))
+    finally:
+        ctx.driver.set_window_size(original['width'], original['height'])
+
+
+@test
+def test_history_says_whether_the_test_is_flaky_or_broken_now_and_why(ctx):
+    report = ctx.api.get('/api/v1/flaky?project=demo')
+    flaky = next(t for t in report['flaky'] if t['name'] == 'testSignInFlaky')
+    broken = next(t for t in report['broken'] if t['name'] == 'testAlwaysBroken')
+    check('contradiction' in flaky['reasons'], 'the same-commit retry is a contradiction (sanity)')
+
+    def verdict():
+        return wait_until(lambda: ctx.js("const v = document.querySelector('section.verdict'); return v && v.dataset.verdict"),
+                          message='the verdict')
+
+    ctx.open('#/tests/' + flaky['testId'], 'test')
+    equal(verdict(), 'flaky', 'verdict of testSignInFlaky')
+    item = ctx.driver.find_element(By.CSS_SELECTOR, '.verdict-item[data-verdict=flaky]')
+    equal(item.get_attribute('data-branch'), flaky['branch'], 'branch it is flaky on')
+    text = item.text
+    commit = flaky['contradictingCommits'][0]
+    check('Passed and failed on the same commit' in text and commit['commit'][:8] in text
+          and '(%d passed, %d failed)' % (commit['passes'], commit['fails']) in text, 'the contradiction as evidence: %r' % text)
+    check('Flaky right now' in ctx.driver.find_element(By.CSS_SELECTOR, 'section.verdict h2').text, 'heading')
+    equal(ctx.js("return [...document.querySelectorAll('.verdict-item li[data-reason=pages] a')].map(a => [a.textContent, a.getAttribute('href')])"),
+          [[p['page'], '#/pages/%s?branch=%s' % (p['page'], flaky['branch'])] for p in flaky['pages']], 'links to the pages of its failures')
+    check('flips' not in ctx.driver.find_element(By.ID, 'view').text.lower(), 'no client-side flip count')
+    ctx.shot('05b-test-history-flaky.png')
+
+    ctx.open('#/tests/' + broken['testId'], 'test')
+    equal(verdict(), 'broken', 'verdict of testAlwaysBroken')
+    text = ctx.driver.find_element(By.CSS_SELECTOR, '.verdict-item[data-verdict=broken]').text
+    check('Every result on its newest commit' in text and broken['commit'][:8] in text
+          and '%d results' % broken['failCount'] in text, 'why broken: %r' % text)
+
+    unit = next(r for r, _, _ in run_results(ctx.api.get('/api/v1/runs/' + UNIT_RUN)) if r['name'] == 'testDivision')
+    check(all(t['testId'] != unit['testId'] for t in report['flaky'] + report['broken']), 'testDivision is neither (sanity)')
+    ctx.open('#/tests/' + unit['testId'], 'test')
+    equal(verdict(), 'stable', 'verdict of testDivision')
+    text = ctx.driver.find_element(By.CSS_SELECTOR, 'section.verdict').text
+    check('Neither flaky nor broken' in text and 'last %d days' % report['days'] in text, 'the "neither" verdict: %r' % text)
+    ctx.shot('05c-test-history-unit.png')
+
+    # Test-controlled text in the verdict (branch, commit) is isolated, its invisible characters shown.
+    bidi = next(t for t in report['flaky'] if t['name'] == seed.UNTRUSTED_NAME)
+    ctx.open('#/tests/' + bidi['testId'], 'test')
+    equal(verdict(), 'flaky', 'verdict of the test on the disguised branch')
+    badges = ctx.js("return [...document.querySelectorAll('section.verdict .code-point')].map(b => b.textContent)")
+    check('U+200B' in badges and 'U+202E' in badges, 'branch and commit badges in the verdict: %r' % badges)
+    check(ctx.js("return [...document.querySelectorAll('section.verdict .code-point')].every(b => b.closest('bdi'))"),
+          'verdict badges inside <bdi>')
+    text = ctx.driver.find_element(By.CSS_SELECTOR, 'section.verdict').text
+    check(not any(c in text for c in INVISIBLE_RAW), 'raw invisible characters in the verdict: %r' % text)
+
+    # Flaky by flip rate alone: the evidence is the service's rate, flips and sample.
+    flipping = next(t for t in ctx.api.get('/api/v1/flaky?project=fliprate')['flaky'] if t['name'] == 'testToastDisappears')
+    equal(flipping['reasons'], ['flip_rate'], 'reasons of the alternating test (sanity)')
+    ctx.open('#/tests/' + flipping['testId'], 'test')
+    equal(verdict(), 'flaky', 'verdict of testToastDisappears')
+    text = ctx.driver.find_element(By.CSS_SELECTOR, '.verdict-item[data-verdict=flaky] li[data-reason=flip_rate]').text
+    expected = 'Flip rate %s: %d changes between pass and fail over its newest %d results' % (
+        '100%' if flipping['flipRate'] == 1 else '%.1f%%' % (flipping['flipRate'] * 100), flipping['flips'], flipping['sampleCount'])
+    check(text.startswith(expected), 'flip rate evidence: %r, expected %r' % (text, expected))
+
+
+# MARK: The dashboard reads what the API says (issue 22)
+
+
+@test
+def views_read_the_api_without_probing_its_document(ctx):
+    flaky = ctx.api.get('/api/v1/flaky?project=demo')['flaky'][0]
+    for hash_route, view in (('#/pages', 'pages'), ('#/pages/LoginPage', 'page'), ('#/tests/' + flaky['testId'], 'test'),
+                             ('#/runs/' + MAIN_RUN, 'run')):
+        ctx.driver.get('about:blank')
+        ctx.open(hash_route, view)
+        wait_until(lambda: ctx.js("return !document.querySelector('[data-state=loading]')"), message='%s settled' % hash_route)
+        requested = ctx.js("return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+        check('/api/v1/openapi.json' not in requested, '%s asks the OpenAPI document for endpoints: %r' % (hash_route, requested))
+    # The flaky columns read the service's fields: the page rows show the API's flaky counts.
+    listed = {p['page']: p for p in ctx.api.get('/api/v1/pages')['pages']}
+    ctx.open('#/pages', 'pages')
+    rows = ctx.js("return [...document.querySelectorAll('.page-row')].map(r => [r.dataset.page, r.children[6].textContent])")
+    equal({page: int(n.replace(',', '')) for page, n in rows if page != '(no page)'},
+          {page: p['flakyTestCount'] for page, p in listed.items() if page != '(no page)'}, 'flaky test counts')
+    # The shapes the views read are written down in one module, for every endpoint the client calls.
+    web = os.path.join(os.path.dirname(__file__), '..', '..', 'Web', 'js')
+    client = open(os.path.join(web, 'api.js'), encoding='utf-8').read()
+    shapes = open(os.path.join(web, 'shapes.js'), encoding='utf-8').read()
+    for path in sorted(set(re.findall(r"'/api/v1/([a-z]+)", client))):
+        check('GET /api/v1/' + path in shapes, 'shapes.js documents GET /api/v1/%s' % path)
+    for folder, _, files in os.walk(web):
+        for name in files:
+            text = open(os.path.join(folder, name), encoding='utf-8').read()
+            check('openapi.json' not in text or name == 'shapes.js', '%s reads the OpenAPI document' % name)
 
 
 # MARK: Safety
@@ -636,6 +877,8 @@ def seed_api_runs(api):
     seed.seed_flaky_runs(api)
     seed.seed_hostile_run(api)
     seed.seed_untrusted_text_run(api)
+    seed.seed_unit_test_run(api, UNIT_RUN)
+    seed.seed_flip_rate_runs(api)
     png = seed.small_png()
     sha = api.put_png(png)
     seed.seed_large_run(api, LARGE_RUN, LARGE_COUNT, screenshot=(sha, len(png), 393, 852))

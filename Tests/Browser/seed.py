@@ -124,7 +124,8 @@ OFF_SITE_CI_URL = '/\\evil.example/x'
 
 def seed_untrusted_text_run(api, run_id='bidi-run'):
     """A run whose branch, commit, test name and message hold invisible and bidi control characters, and
-    whose CI build URL is an off-site path in disguise. Returns the run id."""
+    whose CI build URL is an off-site path in disguise; the test fails, then passes on retry (flaky).
+    Returns the run id."""
     now = datetime.datetime.now(datetime.timezone.utc)
     api.put_run({'id': run_id, 'project': 'demo', 'branch': UNTRUSTED_BRANCH, 'commit': UNTRUSTED_COMMIT,
                  'device': 'iPhone 15', 'osVersion': 'iOS 17.5 (simulated)', 'source': 'junit',
@@ -135,6 +136,9 @@ def seed_untrusted_text_run(api, run_id='bidi-run'):
          'startedAt': iso(now - datetime.timedelta(seconds=90)),
          'failures': [{'message': UNTRUSTED_MESSAGE, 'page': 'ItemPage', 'isError': False,
                        'location': {'file': '/src/BidiTests.swift', 'line': 3}}]},
+        # Its retry passes: a pass and a fail on one commit, so the test is flaky on the disguised branch.
+        {'suite': 'BidiTests', 'name': UNTRUSTED_NAME, 'attempt': 2, 'status': 'passed', 'duration': 0.4,
+         'startedAt': iso(now - datetime.timedelta(seconds=80))},
     ])
     api.finish(run_id, iso(now - datetime.timedelta(seconds=60)))
     return run_id
@@ -222,5 +226,59 @@ def seed_flaky_runs(api, commit='f1a4e0c0ffee5eed0000000000000000000000aa'):
              'trail': [{'page': 'LoginPage', 'action': 'verifyGreeting()', 'callSite': broken_site}]},
         ])
         api.finish(run_id, iso(started + datetime.timedelta(seconds=12)))
+        ids.append(run_id)
+    return ids
+
+
+UNIT_COMMIT = '0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c'
+
+
+def seed_unit_test_run(api, run_id='unit-run'):
+    """A reporter run of unit tests (no page, no call site, no screenshot, no device): a failure and a
+    thrown error with their failure locations, a failure that passed on retry, a pass and a skip with a
+    reason. Returns the run id."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    started = now - datetime.timedelta(minutes=3)
+    api.put_run({'id': run_id, 'project': 'demo', 'branch': 'main', 'commit': UNIT_COMMIT, 'source': 'reporter',
+                 'startedAt': iso(started)})
+    at = lambda seconds: iso(started + datetime.timedelta(seconds=seconds))
+    math = '/ci/Tests/MathTests/MathTests.swift'
+    parser = '/ci/Tests/ParserTests/ParserTests.swift'
+    api.post_results(run_id, [
+        {'suite': 'MathTests', 'name': 'testAddition', 'attempt': 1, 'status': 'passed', 'duration': 0.002, 'startedAt': at(1)},
+        {'suite': 'MathTests', 'name': 'testDivision', 'attempt': 1, 'status': 'failed', 'duration': 0.004, 'startedAt': at(2),
+         'failures': [{'message': 'XCTAssertEqual failed: ("0.33") is not equal to ("0.3333")',
+                       'location': {'file': math, 'line': 27}, 'isError': False}]},
+        {'suite': 'ParserTests', 'name': 'testEmptyInput', 'attempt': 1, 'status': 'error', 'duration': 0.001, 'startedAt': at(3),
+         'failures': [{'message': 'caught error: "ParseError.unexpectedEnd"', 'location': {'file': parser, 'line': 14},
+                       'isError': True}]},
+        {'suite': 'ParserTests', 'name': 'testNestedLists', 'attempt': 1, 'status': 'failed', 'duration': 0.01, 'startedAt': at(4),
+         'failures': [{'message': 'XCTAssertTrue failed', 'location': {'file': parser, 'line': 41}, 'isError': False}]},
+        {'suite': 'ParserTests', 'name': 'testNestedLists', 'attempt': 2, 'status': 'passed', 'duration': 0.01, 'startedAt': at(5)},
+        {'suite': 'ParserTests', 'name': 'testUnicode', 'attempt': 1, 'status': 'skipped', 'duration': 0, 'startedAt': at(6),
+         'skipReason': 'needs ICU data'},
+    ])
+    api.finish(run_id, at(8))
+    return run_id
+
+
+def seed_flip_rate_runs(api, count=12, project='fliprate'):
+    """`count` runs on branch main, one commit each, of one test that fails and passes by turns: flaky by
+    its flip rate alone (no commit has both outcomes). Returns the run ids, oldest first."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ids = []
+    for index in range(count):
+        started = now - datetime.timedelta(minutes=5 * (count - index))
+        run_id = 'flip-%02d' % (index + 1)
+        api.put_run({'id': run_id, 'project': project, 'branch': 'main', 'commit': '%040x' % (0xf11b0000 + index),
+                     'source': 'reporter', 'startedAt': iso(started)})
+        failed = index % 2 == 0
+        result = {'suite': 'ToastTests', 'name': 'testToastDisappears', 'attempt': 1,
+                  'status': 'failed' if failed else 'passed', 'duration': 0.8, 'startedAt': iso(started)}
+        if failed:
+            result['failures'] = [{'message': 'XCTAssertFalse failed: the toast is still shown',
+                                   'location': {'file': '/ci/Tests/ToastTests.swift', 'line': 19}, 'isError': False}]
+        api.post_results(run_id, [result])
+        api.finish(run_id, iso(started + datetime.timedelta(seconds=2)))
         ids.append(run_id)
     return ids

@@ -139,7 +139,8 @@ final class SpoolUploadTests: XCTestCase {
     func testEveryProcessOfARunWritesItsOwnFolderAndTheRunStartsAtTheEarliestStart() async throws {
         let first = SpoolWriter(spool: spool, runID: "parallel")
         let second = SpoolWriter(spool: spool, runID: "parallel")
-        try first.write(Run(id: "parallel", project: "demo", startedAt: Date(timeIntervalSince1970: 2_000)))
+        try first.write(
+            Run(id: "parallel", project: "demo", device: "iPhone 15", startedAt: Date(timeIntervalSince1970: 2_000)))
         try second.write(Run(id: "parallel", project: "demo", startedAt: Date(timeIntervalSince1970: 1_000)))
         try first.write([TestResult(suite: "A", name: "testOne", status: .passed)])
         try second.write([TestResult(suite: "B", name: "testTwo", status: .failed)])
@@ -156,6 +157,7 @@ final class SpoolUploadTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: second.folder.resultsFolderPath))
         XCTAssertEqual(
             api.runs["parallel"]?.startedAt, Date(timeIntervalSince1970: 1_000), "the earliest start any process wrote")
+        XCTAssertEqual(api.runs["parallel"]?.device, "iPhone 15", "and the device one of them saw")
 
         // The second still writes (its folder was never removed), then delivers.
         try second.write([TestResult(suite: "B", name: "testThree", status: .passed)])
@@ -182,14 +184,15 @@ final class SpoolUploadTests: XCTestCase {
             TestResult(suite: "A", name: "testCrashes", status: .error, startedAt: Date(timeIntervalSince1970: 1_001)))
         writer?.pageStep(TrailStep(page: "LoginPage", callSite: SourceLocation(file: "LoginTests.swift", line: 7)))
         writer?.pageStep(
-            TrailStep(page: "LoginPage", action: "tapLogin()", callSite: SourceLocation(file: "LoginTests.swift", line: 8)))
+            TrailStep(
+                page: "LoginPage", action: "tapLogin()", callSite: SourceLocation(file: "LoginTests.swift", line: 8)))
         let descriptor = try XCTUnwrap(writer?.journalFileDescriptor)
         _ = Data("\nX 11\n".utf8).withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }  // the crash handler
         writer = nil  // the process ends: its lock is free
 
         let api = InMemoryIngestAPI()
         let report = await Uploader(api: api, spool: spool).upload()
-        XCTAssertEqual(report.crashedTests, 2, "the ended test and the crashed one")
+        XCTAssertEqual(report.crashedTests, 1, "the ended test is sent as it ended")
         XCTAssertEqual(report.results, 2)
         XCTAssertEqual(report.finishedRuns, 1, "a crashed process's part of the run is finished at its last write")
         XCTAssertEqual(report.remainingFiles, 0)

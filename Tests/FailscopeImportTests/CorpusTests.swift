@@ -258,8 +258,8 @@ final class CorpusTests: XCTestCase {
             r, f in
             XCTAssertEqual(r.tests.first?.attempts.count, 3, f)
         }
-        // README: 1 test, final failed. A retry follows a failure only: the pass is one execution, the failure
-        // and the error after it another (pytest-rerunfailures reruns failed tests only).
+        // A retry follows a failure only: the pass is one execution, the failure and the error after it
+        // another (pytest-rerunfailures reruns failed tests only), not one test whose last attempt failed.
         checks["junit-variants/mikepenz__flaky_retries_flaky_success_first.xml"] = imports(tests: 2, failures: 1) {
             r, f in
             XCTAssertEqual(r.tests.map { $0.attempts.map(\.status) }, [[.passed], [.failed, .error]], f)

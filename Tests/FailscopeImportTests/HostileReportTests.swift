@@ -58,20 +58,27 @@ final class HostileReportTests: XCTestCase {
         XCTAssertTrue(report.recovered)
     }
 
-    func testAngleBracketsInATextElementAreEscapedAlikeEverywhere() {
+    func testTextElementsAreRepairedAlikeEverywhere() {
         // The first repair, the run in the middle and the last bytes take different paths through the
         // reader; all must give the same text.
-        let piece = "<div>1 < 2 <br/></span><system-outx>"
-        let soup = String(repeating: piece, count: 3000)
-        let xml = "<testsuite><testcase name='t'><system-out>\(soup)</system-out></testcase></testsuite>"
+        let piece = "<div>1 < 2 &amp; 3 & 4 &#27; &#x41; &foo; \u{01}</span><system-outx>"
+        let repairedPiece =
+            "&lt;div>1 &lt; 2 &amp; 3 &amp; 4 \u{10FF1B} &#x41; &amp;foo; \u{10FF01}&lt;/span>&lt;system-outx>"
+        let xml =
+            "<testsuite><testcase name='t'><system-out>\(String(repeating: piece, count: 3000))</system-out>"
+            + "</testcase></testsuite>"
         let reader = XMLRepairReader(data: Data(xml.utf8))
         let repaired = String(decoding: reader.readAll(), as: UTF8.self)
-        let escaped = soup.replacingOccurrences(of: "<", with: "&lt;")
         XCTAssertEqual(
-            repaired, "<testsuite><testcase name='t'><system-out>\(escaped)</system-out></testcase></testsuite>")
-        XCTAssertEqual(reader.repairs.lessThans, 5 * 3000)
+            repaired,
+            "<testsuite><testcase name='t'><system-out>\(String(repeating: repairedPiece, count: 3000))</system-out>"
+                + "</testcase></testsuite>")
+        XCTAssertEqual(reader.repairs.lessThans, 4 * 3000)
+        XCTAssertEqual(reader.repairs.ampersands, 2 * 3000)
+        XCTAssertEqual(reader.repairs.controlCharacters, 2 * 3000)
         XCTAssertEqual(reader.repairs.firstColumn, 43)
         XCTAssertEqual(reader.column, xml.count + 1)
+        XCTAssertEqual(XMLRepairReader.restore("\u{10FF1B}"), "\u{1B}")
     }
 
     func testTheRepairReaderStopsReadingAtTheLimit() {

@@ -1,8 +1,10 @@
+import FailscopeReporter
 import Foundation
 import XCTest
 
 /// Not a test of its own: the process that `ParallelRunTests` starts to crash mid-test. It passes one
-/// test, then dies of `fatalError` (SIGILL on x86_64, SIGTRAP on arm64) inside the next, and only
+/// test, then dies of `fatalError` (SIGILL on x86_64, SIGTRAP on arm64) inside the next, after a page
+/// action, and only
 /// when `FAILSCOPE_CRASH_FIXTURE=1`; in an ordinary `swift test` both are skipped.
 final class CrashFixtureTests: XCTestCase {
     static let switchVariable = "FAILSCOPE_CRASH_FIXTURE"
@@ -18,6 +20,9 @@ final class CrashFixtureTests: XCTestCase {
     }
 
     func testBCrashesTheProcess() {
+        // A page object's steps, as `BasePage` writes them: the crash keeps them.
+        PageTrail.shared.enter(page: "CheckoutPage", file: #filePath, line: #line)
+        PageTrail.shared.record(page: "CheckoutPage", action: "pay()", file: #filePath, line: #line, targetFrame: nil)
         fatalError("the crash fixture crashes here, as a test process one day will")
     }
 }

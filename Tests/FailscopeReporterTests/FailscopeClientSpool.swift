@@ -27,8 +27,6 @@ struct FailscopeClientSpool {
 
     /// Every result waiting in the batch files of run `runID`'s writer folders.
     func results(ofRun runID: String) throws -> [TestResult] {
-        try spool.pendingRuns(runID: runID).flatMap(\.writers).flatMap(\.resultFiles).flatMap {
-            try WireCoding.decoder().decode(ResultBatch.self, from: Data(contentsOf: $0)).results
-        }
+        try spool.results(ofRun: runID)
     }
 }

@@ -1,3 +1,4 @@
+import FailscopeClient
 import FailscopeModel
 import Foundation
 import ScreenRaster
@@ -35,10 +36,17 @@ final class ObserverRunTests: XCTestCase {
         try FailscopeClientSpool(directory: scratch.appendingPathComponent("spool")).results(ofRun: runID)
     }
 
-    /// The line of `needle` in a test source of the sample suite (1-based).
-    private func line(of needle: String, in file: String) throws -> Int {
+    private func spooledRun() throws -> Run {
+        let writers = try Spool(directory: scratch.appendingPathComponent("spool")).pendingRuns(runID: "observer-run")
+            .flatMap(\.writers)
+        XCTAssertEqual(writers.count, 1, "one test process, one writer folder")
+        return try XCTUnwrap(writers.first?.run())
+    }
+
+    /// The line of `needle` in a test source of the sample suite (1-based), or of `folder`.
+    private func line(of needle: String, in file: String, folder: String = "Tests/DemoUITests") throws -> Int {
         let text = try String(
-            contentsOf: BuildProducts.packageRoot.appendingPathComponent("Tests/DemoUITests/\(file)"), encoding: .utf8)
+            contentsOf: BuildProducts.packageRoot.appendingPathComponent("\(folder)/\(file)"), encoding: .utf8)
         let lines = text.components(separatedBy: "\n")
         return try XCTUnwrap(lines.firstIndex { $0.contains(needle) }) + 1
     }
@@ -52,6 +60,9 @@ final class ObserverRunTests: XCTestCase {
             output.standardError)
         XCTAssertFalse(output.standardOutput.contains("Failscope:"), "the reporter never writes to stdout")
 
+        let run = try spooledRun()
+        XCTAssertEqual(run.device, "iPhone 15", "the simulated screen's capture reports the device")
+        XCTAssertEqual(run.osVersion, "iOS 17.5 (simulated)")
         let results = try spooledResults()
         XCTAssertEqual(results.count, 18)
         XCTAssertEqual(
@@ -132,6 +143,71 @@ final class ObserverRunTests: XCTestCase {
         XCTAssertEqual(failure.callSite?.description, "SwiftTestingCatalogTests.swift:\(testLine)")
         XCTAssertEqual(failure.location?.line, testLine)
         XCTAssertEqual(failed.artifacts.map(\.kind), [.screenshot, .elementTree])
+    }
+
+    func testAResultsOnlySuiteHasNoDeviceAndItsSkipsKeepTheirReasons() throws {
+        let output = try runProcess(
+            BuildProducts.testBinary, ["FailscopeReporterTests.ReporterFixtureTests"],
+            environment: childEnvironment([
+                "FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path, "FAILSCOPE_RUN_ID": "observer-run",
+                "FAILSCOPE_REPORTER_FIXTURES": "1",
+            ]))
+        XCTAssertEqual(output.status, 0, output.standardError)
+        XCTAssertTrue(
+            output.standardError.contains("Failscope: 3 results (1 passed, 0 failed, 0 errors, 2 skipped)"),
+            output.standardError)
+        let run = try spooledRun()
+        XCTAssertNil(run.device, "no screen capture registered: no device")
+        XCTAssertNil(run.osVersion)
+        let reasons = Dictionary(uniqueKeysWithValues: try spooledResults().map { ($0.name, $0.skipReason) })
+        XCTAssertEqual(reasons["testSkipsWithAReason"], ReporterFixtures.skipReason)
+        XCTAssertEqual(reasons["testSkipsOnACondition"], "Test skipped: required true value but got false")
+        XCTAssertEqual(reasons["testPasses"], .some(nil))
+    }
+
+    func testATestWhoseSetUpThrowsIsAnErrorNotASkip() throws {
+        let output = try runProcess(
+            BuildProducts.testBinary, ["FailscopeReporterTests.ReporterFixtureSetUpTests"],
+            environment: childEnvironment([
+                "FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path, "FAILSCOPE_RUN_ID": "observer-run",
+                "FAILSCOPE_REPORTER_FIXTURES": "1",
+            ]))
+        XCTAssertNotEqual(output.status, 0, "XCTest fails the test")
+        let result = try XCTUnwrap(try spooledResults().first)
+        XCTAssertEqual(result.status, .error, "swift-corelibs-xctest marks it skipped too; it failed")
+        XCTAssertNil(result.skipReason)
+        XCTAssertEqual(result.failures.map(\.message), [#"threw error "no database at /nonexistent""#])
+    }
+
+    func testSwiftTestingIssuesKeepTheirCommentOnceAndARequireItsLocation() throws {
+        let output = try runProcess(
+            BuildProducts.testBinary,
+            ["--testing-library", "swift-testing", "--filter", "ReporterFixtureSwiftTests"],
+            environment: childEnvironment([
+                "FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path, "FAILSCOPE_RUN_ID": "observer-run",
+                "FAILSCOPE_REPORTER_FIXTURES": "1",
+            ]))
+        XCTAssertEqual(output.status, 1, output.standardError)
+        let results = Dictionary(uniqueKeysWithValues: try spooledResults().map { ($0.name, $0) })
+        let fixtures = "Tests/FailscopeReporterTests"
+
+        let expectation = try XCTUnwrap(results["expectationWithAComment()"])
+        XCTAssertEqual(expectation.status, .failed)
+        XCTAssertEqual(expectation.failures.count, 1)
+        let message = try XCTUnwrap(expectation.failures.first?.message)
+        XCTAssertEqual(message.components(separatedBy: "arithmetic is broken").count, 2, "the comment once: \(message)")
+        XCTAssertEqual(message, "Expectation failed: (sum → 2) == 3: arithmetic is broken")
+        XCTAssertEqual(
+            expectation.failures.first?.location?.line,
+            try line(of: "#expect(sum == 3", in: "ReporterFixtures.swift", folder: fixtures))
+
+        let require = try XCTUnwrap(results["requireStopsTheTest()"])
+        XCTAssertEqual(require.status, .failed, "a #require that fails stops the test; nothing was thrown by the test")
+        XCTAssertEqual(require.failures.count, 1, "\(require.failures.map(\.message))")
+        XCTAssertEqual(
+            require.failures.first?.location?.line,
+            try line(of: "try #require(missing", in: "ReporterFixtures.swift", folder: fixtures))
+        XCTAssertEqual(require.failures.first?.message.components(separatedBy: "no value").count, 2)
     }
 
     func testProcessesOfOneInvocationShareOneRunAsWithParallelTesting() throws {

@@ -55,8 +55,10 @@ final class ParallelRunTests: XCTestCase {
     /// The run's results as the service lists them: "Suite.name status", sorted.
     private func storedResults(_ runID: String) throws -> [String] {
         let detail = try XCTUnwrap(service.runDetail(runID), "run \(runID) is not stored")
-        return detail.pages.flatMap(\.callSites).flatMap(\.results).map { "\($0.suite).\($0.name) \($0.status.rawValue)" }
-            .sorted()
+        return detail.pages.flatMap(\.callSites).flatMap(\.results).map {
+            "\($0.suite).\($0.name) \($0.status.rawValue)"
+        }
+        .sorted()
     }
 
     func testManyProcessesOfOneRunStoreEveryResultExactlyOnce() throws {
@@ -80,6 +82,37 @@ final class ParallelRunTests: XCTestCase {
         }
         let left = FileManager.default.subpaths(atPath: scratch.appendingPathComponent("spool").path)
         XCTAssertEqual(left, [], "every process's folder was delivered and removed")
+    }
+
+    func testAFailureReachesTheServiceWhileTheRunGoesOn() throws {
+        let gate = scratch.appendingPathComponent("gate")
+        let process = Process()
+        process.executableURL = BuildProducts.testBinary
+        process.arguments = ["FailscopeReporterTests.LiveFixtureTests"]
+        process.environment = childEnvironment([
+            "FAILSCOPE_URL": service.url.absoluteString, "FAILSCOPE_TOKEN": service.token,
+            "FAILSCOPE_SPOOL": scratch.appendingPathComponent("spool").path, "FAILSCOPE_RUN_ID": "live-run",
+            "FAILSCOPE_LIVE_SECONDS": "0.5", LiveFixtureTests.gateVariable: gate.path,
+        ])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The first test's failure is readable while the second test still holds the process.
+        var seen: RunSummary?
+        let deadline = Date().addingTimeInterval(20)
+        while seen == nil && Date() < deadline {
+            if let summary = try service.runDetail("live-run")?.summary, summary.counts.failed == 1 { seen = summary }
+        }
+        let live = try XCTUnwrap(seen, "no failure on the service within 20 s")
+        XCTAssertTrue(process.isRunning, "the run is still going on")
+        XCTAssertEqual(live.status, .incomplete)
+        XCTAssertEqual(live.counts.total, 1)
+        try Data().write(to: gate)
+        process.waitUntilExit()
+        let final = try XCTUnwrap(service.runDetail("live-run")?.summary)
+        XCTAssertEqual(final.status, .failed)
+        XCTAssertEqual(final.counts.total, 2)
     }
 
     func testATestProcessThatCrashesLeavesAnErrorResultNamingTheSignal() throws {
@@ -109,6 +142,8 @@ final class ParallelRunTests: XCTestCase {
         #else
             XCTAssertEqual(crash.message, "the test process crashed: signal 5 (SIGTRAP)")
         #endif
+        XCTAssertEqual(crash.page, "CheckoutPage", "the page trail up to the crash")
+        XCTAssertEqual(crash.callSite?.file.hasSuffix("CrashFixtureTests.swift"), true)
         let summary = try XCTUnwrap(service.runDetail("crash-run")?.summary)
         XCTAssertEqual(summary.status, .failed)
         XCTAssertEqual(summary.counts.error, 1)

@@ -1,3 +1,4 @@
+import FailscopeReporter
 import Foundation
 import PageObjects
 import SimulatedUI
@@ -63,6 +64,11 @@ final class ProbeTestCase: UITestCase {
     }
 }
 
+/// A UI test case that forgot `makeApp(on:)`.
+final class UnconfiguredTestCase: UITestCase {
+    func probe() {}
+}
+
 /// Collects the failures XCTest reports while observing.
 final class FailureObserver: NSObject, XCTestObservation, @unchecked Sendable {
     var failures: [(description: String, file: String?, line: Int)] = []
@@ -84,6 +90,20 @@ final class FailureLocationTests: XCTestCase {
         probe.run()
         PageTrail.shared.reset()
         return observer
+    }
+
+    func testAUITestCaseWithoutMakeAppFailsItsTestsWithTheFix() throws {
+        let observer = FailureObserver()
+        XCTestObservationCenter.shared.addTestObserver(observer)
+        defer { XCTestObservationCenter.shared.removeTestObserver(observer) }
+        let probe = UnconfiguredTestCase(name: "probe") { ($0 as! UnconfiguredTestCase).probe() }
+        probe.run()
+        XCTAssertEqual(probe.testRun?.hasSucceeded, false)
+        let failure = try XCTUnwrap(observer.failures.first)
+        XCTAssertEqual(observer.failures.count, 1)
+        XCTAssertTrue(
+            failure.description.contains("UnconfiguredTestCase must override makeApp(on:) to create its app"),
+            failure.description)
     }
 
     func testAFailedAssertionInsideAPageMethodIsReportedAtTheTestLine() throws {

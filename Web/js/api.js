@@ -1,4 +1,5 @@
 // The read API client: JSON only, errors as APIError with the service's {"error":{"code","message"}}.
+// The shapes of its answers are documented in shapes.js.
 
 const TOKEN_KEY = 'failscope.readToken';
 
@@ -63,32 +64,19 @@ export async function getArtifactJSON(url, { signal } = {}) {
   }
 }
 
-let capabilities = null;
-
-/**
- * The API paths this server implements, from its OpenAPI document (fetched once). Views ask before
- * calling endpoints that are still being added (the flaky-tests API), so an old server gives a
- * "no data yet" state instead of a 404 in the console.
- */
-export function apiPaths() {
-  if (!capabilities) {
-    capabilities = getJSON('/api/v1/openapi.json')
-      .then((doc) => new Set(Object.keys((doc && doc.paths) || {})))
-      .catch(() => new Set());
-  }
-  return capabilities;
-}
-
 /**
  * The newest run detail, kept for a few seconds so that going back from a failure to a run of
- * thousands of results is instant; a finished run's detail does not change.
+ * thousands of results is instant. Only a finished run's detail is taken from it: a running run's
+ * changes as its results arrive.
  */
 const RUN_CACHE_MS = 15000;
 let runCache = null;
 
 async function runDetail(id, options) {
   const now = Date.now();
-  if (runCache && runCache.id === id && now - runCache.at < RUN_CACHE_MS) return runCache.detail;
+  if (runCache && runCache.id === id && now - runCache.at < RUN_CACHE_MS && runCache.detail.summary.run.finishedAt) {
+    return runCache.detail;
+  }
   const detail = await getJSON('/api/v1/runs/' + encodeURIComponent(id), options);
   runCache = { id, at: now, detail };
   return detail;

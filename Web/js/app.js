@@ -63,7 +63,7 @@ async function show() {
   }
   root.dataset.state = 'loading';
   root.dataset.view = name;
-  replaceChildren(root, loadingState('…'));
+  replaceChildren(root, loadingState('the view'));
   const context = {
     root,
     params,

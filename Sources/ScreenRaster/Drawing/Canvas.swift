@@ -1,3 +1,4 @@
+import CRasterKernels
 import Foundation
 
 /// A raster image in memory: `width × height` pixels, RGBA8, premultiplied alpha, rows top to bottom.
@@ -37,7 +38,7 @@ public struct Canvas: Sendable {
                 UnsafeMutableRawPointer(buffer.baseAddress!).withMemoryRebound(
                     to: UInt32.self, capacity: width * height
                 ) {
-                    $0.update(repeating: word, count: width * height)
+                    fs_raster_fill_words($0, width * height, word)
                 }
             }
         }
@@ -107,16 +108,17 @@ public struct Canvas: Sendable {
     }
 
     // MARK: Filling
+    //
+    // The per-pixel loops are C (CRasterKernels): a failing test renders in its debug build, where
+    // Swift pixel loops run about ten times slower, and a versioned dependency may not force -O.
 
     /// Blends `color` over every pixel of `rect` (whole pixels, clipped).
     public mutating func fill(_ rect: PixelRect, color: RGBAColor) {
         let r = rect.intersection(clipRect)
         guard !r.isEmpty, color.alpha > 0 else { return }
         let width = self.width
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in r.minY..<r.maxY {
-                Canvas.blendSpan(buffer, offset: (y * width + r.minX) * 4, count: r.width, color: color, coverage: 255)
-            }
+        pixels.withUnsafeMutableBufferPointer {
+            fs_raster_fill_box($0.baseAddress!, width, Canvas.box(r), Canvas.color(color))
         }
     }
 
@@ -126,39 +128,13 @@ public struct Canvas: Sendable {
     /// pixel (a signed-distance approximation of area coverage, exact for straight edges on pixel centres).
     public mutating func fillRoundedRect(_ rect: CGRect, radius: Double, color: RGBAColor) {
         guard color.alpha > 0, rect.width > 0, rect.height > 0 else { return }
-        let shape = RoundedRectShape(rect, radius: radius)
         let box = pixelBounds(of: rect)
         guard !box.isEmpty else { return }
         let width = self.width
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for py in box.minY..<box.maxY {
-                let cy = Double(py) + 0.5
-                let inBand = cy < shape.minY + shape.radius || cy > shape.maxY - shape.radius
-                let vertical = min(cy - shape.minY, shape.maxY - cy) + 0.5
-                let innerLeft = inBand ? shape.minX + shape.radius : shape.minX
-                let innerRight = inBand ? shape.maxX - shape.radius : shape.maxX
-                let solidStart = max(box.minX, Int(pixel: innerLeft.rounded(.up)))
-                let solidEnd = min(box.maxX, Int(pixel: innerRight.rounded(.down)))
-                let rowOffset = py * width * 4
-                var px = box.minX
-                while px < box.maxX {
-                    if px == solidStart && solidEnd > solidStart {
-                        let c = Canvas.coverageByte(vertical)
-                        if c > 0 {
-                            Canvas.blendSpan(
-                                buffer, offset: rowOffset + px * 4, count: solidEnd - solidStart, color: color,
-                                coverage: c)
-                        }
-                        px = solidEnd
-                        continue
-                    }
-                    let c = Canvas.coverageByte(shape.coverage(x: Double(px) + 0.5, y: cy))
-                    if c > 0 {
-                        Canvas.blendSpan(buffer, offset: rowOffset + px * 4, count: 1, color: color, coverage: c)
-                    }
-                    px += 1
-                }
-            }
+        pixels.withUnsafeMutableBufferPointer {
+            fs_raster_fill_rounded_rect(
+                $0.baseAddress!, width, Canvas.box(box), fs_raster_rounded_rect(rect, radius: radius),
+                Canvas.color(color))
         }
     }
 
@@ -166,34 +142,17 @@ public struct Canvas: Sendable {
     /// inside the rectangle.
     public mutating func strokeRoundedRect(_ rect: CGRect, radius: Double, lineWidth: Double, color: RGBAColor) {
         guard color.alpha > 0, rect.width > 0, rect.height > 0, lineWidth > 0 else { return }
-        let outer = RoundedRectShape(rect, radius: radius)
-        let inner = RoundedRectShape(
+        let outer = fs_raster_rounded_rect(rect, radius: radius)
+        let inner = fs_raster_rounded_rect(
             rect.insetBy(dx: lineWidth, dy: lineWidth), radius: max(0, outer.radius - lineWidth))
         let box = pixelBounds(of: rect)
         guard !box.isEmpty else { return }
         let band = Int(pixel: (lineWidth + outer.radius).rounded(.up)) + 2
         let width = self.width
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for py in box.minY..<box.maxY {
-                let cy = Double(py) + 0.5
-                let fullRow =
-                    cy < rect.minY + lineWidth + outer.radius + 1 || cy > rect.maxY - lineWidth - outer.radius - 1
-                var px = box.minX
-                while px < box.maxX {
-                    if !fullRow && px == box.minX + band && box.maxX - band > px {
-                        px = box.maxX - band
-                        continue
-                    }
-                    let cx = Double(px) + 0.5
-                    let c = Canvas.coverageByte(
-                        min(1, outer.coverage(x: cx, y: cy))
-                            - (inner.isEmpty ? 0 : max(0, min(1, inner.coverage(x: cx, y: cy)))))
-                    if c > 0 {
-                        Canvas.blendSpan(buffer, offset: (py * width + px) * 4, count: 1, color: color, coverage: c)
-                    }
-                    px += 1
-                }
-            }
+        pixels.withUnsafeMutableBufferPointer {
+            fs_raster_stroke_rounded_rect(
+                $0.baseAddress!, width, Canvas.box(box), outer, inner, inner.isEmpty ? 1 : 0, lineWidth, band,
+                Canvas.color(color))
         }
     }
 
@@ -213,25 +172,10 @@ public struct Canvas: Sendable {
                 x: min(start.x, end.x) - half - 1, y: min(start.y, end.y) - half - 1,
                 width: abs(end.x - start.x) + lineWidth + 2, height: abs(end.y - start.y) + lineWidth + 2))
         guard !box.isEmpty else { return }
-        let dx = end.x - start.x
-        let dy = end.y - start.y
-        let lengthSquared = dx * dx + dy * dy
         let width = self.width
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for py in box.minY..<box.maxY {
-                let cy = Double(py) + 0.5
-                for px in box.minX..<box.maxX {
-                    let cx = Double(px) + 0.5
-                    var t = lengthSquared > 0 ? ((cx - start.x) * dx + (cy - start.y) * dy) / lengthSquared : 0
-                    t = max(0, min(1, t))
-                    let ex = cx - (start.x + t * dx)
-                    let ey = cy - (start.y + t * dy)
-                    let c = Canvas.coverageByte(half - (ex * ex + ey * ey).squareRoot() + 0.5)
-                    if c > 0 {
-                        Canvas.blendSpan(buffer, offset: (py * width + px) * 4, count: 1, color: color, coverage: c)
-                    }
-                }
-            }
+        pixels.withUnsafeMutableBufferPointer {
+            fs_raster_stroke_line(
+                $0.baseAddress!, width, Canvas.box(box), start.x, start.y, end.x, end.y, half, Canvas.color(color))
         }
     }
 
@@ -252,27 +196,19 @@ public struct Canvas: Sendable {
             area += a.x * b.y - b.x * a.y
         }
         let sign: Double = area > 0 ? 1 : -1
-        let edges: [(ax: Double, ay: Double, nx: Double, ny: Double)] = points.indices.map { i in
+        let edges = points.indices.map { i in
             let a = points[i]
             let b = points[(i + 1) % points.count]
             let ex = b.x - a.x
             let ey = b.y - a.y
             let length = max(1e-9, (ex * ex + ey * ey).squareRoot())
-            return (a.x, a.y, -ey / length * sign, ex / length * sign)
+            return fs_raster_edge(ax: a.x, ay: a.y, nx: -ey / length * sign, ny: ex / length * sign)
         }
         let width = self.width
         pixels.withUnsafeMutableBufferPointer { buffer in
-            for py in box.minY..<box.maxY {
-                let cy = Double(py) + 0.5
-                for px in box.minX..<box.maxX {
-                    let cx = Double(px) + 0.5
-                    var inside = Double.infinity
-                    for e in edges { inside = min(inside, (cx - e.ax) * e.nx + (cy - e.ay) * e.ny) }
-                    let c = Canvas.coverageByte(inside + 0.5)
-                    if c > 0 {
-                        Canvas.blendSpan(buffer, offset: (py * width + px) * 4, count: 1, color: color, coverage: c)
-                    }
-                }
+            edges.withUnsafeBufferPointer {
+                fs_raster_fill_convex_polygon(
+                    buffer.baseAddress!, width, Canvas.box(box), $0.baseAddress!, $0.count, Canvas.color(color))
             }
         }
     }
@@ -283,20 +219,13 @@ public struct Canvas: Sendable {
         mask: UnsafeBufferPointer<UInt8>, maskWidth: Int, maskHeight: Int, rowBytes: Int, x: Int, y: Int,
         color: RGBAColor
     ) {
-        guard color.alpha > 0 else { return }
+        guard color.alpha > 0, let maskStart = mask.baseAddress else { return }
         let target = PixelRect(x: x, y: y, width: maskWidth, height: maskHeight).intersection(clipRect)
         guard !target.isEmpty else { return }
         let width = self.width
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for py in target.minY..<target.maxY {
-                let maskRow = (py - y) * rowBytes - x
-                for px in target.minX..<target.maxX {
-                    let c = mask[maskRow + px]
-                    if c > 0 {
-                        Canvas.blendSpan(buffer, offset: (py * width + px) * 4, count: 1, color: color, coverage: c)
-                    }
-                }
-            }
+        pixels.withUnsafeMutableBufferPointer {
+            fs_raster_blend_mask(
+                $0.baseAddress!, width, Canvas.box(target), maskStart, rowBytes, x, y, Canvas.color(color))
         }
     }
 
@@ -311,11 +240,12 @@ public struct Canvas: Sendable {
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(clipRect)
     }
 
-    @inline(__always)
-    static func coverageByte(_ coverage: Double) -> UInt8 {
-        guard coverage > 0 else { return 0 }  // also NaN
-        if coverage >= 1 { return 255 }
-        return UInt8(coverage * 255 + 0.5)
+    static func box(_ rect: PixelRect) -> fs_raster_box {
+        fs_raster_box(x0: rect.minX, y0: rect.minY, x1: rect.maxX, y1: rect.maxY)
+    }
+
+    static func color(_ color: RGBAColor) -> fs_raster_color {
+        fs_raster_color(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
     }
 
     static func premultiplied(_ c: RGBAColor) -> (UInt8, UInt8, UInt8, UInt8) {
@@ -330,43 +260,6 @@ public struct Canvas: Sendable {
         // Memory order R, G, B, A on a little-endian machine.
         UInt32(p.0) | UInt32(p.1) << 8 | UInt32(p.2) << 16 | UInt32(p.3) << 24
     }
-
-    /// Source-over blend of `color` at `coverage`/255 onto `count` premultiplied pixels.
-    @inline(__always)
-    static func blendSpan(
-        _ buffer: UnsafeMutableBufferPointer<UInt8>, offset: Int, count: Int, color: RGBAColor, coverage: UInt8
-    ) {
-        let sa = div255(Int(color.alpha) * Int(coverage))
-        if sa == 0 { return }
-        let sr = Int(color.red) * sa
-        let sg = Int(color.green) * sa
-        let sb = Int(color.blue) * sa
-        let ia = 255 - sa
-        var i = offset
-        let end = offset + count * 4
-        if ia == 0 {
-            // Opaque: store whole pixels (offsets are multiples of 4, the buffer is 4-byte aligned).
-            let word = word((UInt8(div255(sr)), UInt8(div255(sg)), UInt8(div255(sb)), 255))
-            UnsafeMutableRawPointer(buffer.baseAddress! + offset).withMemoryRebound(to: UInt32.self, capacity: count) {
-                $0.update(repeating: word, count: count)
-            }
-            return
-        }
-        while i < end {
-            buffer[i] = UInt8(div255(sr + Int(buffer[i]) * ia))
-            buffer[i + 1] = UInt8(div255(sg + Int(buffer[i + 1]) * ia))
-            buffer[i + 2] = UInt8(div255(sb + Int(buffer[i + 2]) * ia))
-            buffer[i + 3] = UInt8(div255(sa * 255 + Int(buffer[i + 3]) * ia))
-            i += 4
-        }
-    }
-
-    /// `x / 255` rounded, for `0 ≤ x ≤ 255 × 255`.
-    @inline(__always)
-    static func div255(_ x: Int) -> Int {
-        let t = x + 128
-        return (t + (t >> 8)) >> 8
-    }
 }
 
 extension Canvas {
@@ -378,47 +271,13 @@ extension Canvas {
     }
 }
 
-/// A rounded rectangle in pixel space and the coverage of a pixel centre by it.
-struct RoundedRectShape {
-    let minX: Double
-    let minY: Double
-    let maxX: Double
-    let maxY: Double
-    let radius: Double
-    var isEmpty: Bool { maxX <= minX || maxY <= minY }
-
+extension fs_raster_rounded_rect {
+    /// The rounded rectangle `rect` (pixels), its radius clamped to half the shorter side.
     init(_ rect: CGRect, radius: Double) {
-        minX = rect.minX
-        minY = rect.minY
-        maxX = rect.maxX
-        maxY = rect.maxY
-        self.radius = max(0, min(radius, rect.width / 2, rect.height / 2))
+        self.init(
+            min_x: rect.minX, min_y: rect.minY, max_x: rect.maxX, max_y: rect.maxY,
+            radius: max(0, min(radius, rect.width / 2, rect.height / 2)))
     }
 
-    /// Coverage (unclamped: ≤ 0 outside, ≥ 1 inside) of the pixel centred at `(x, y)`.
-    @inline(__always)
-    func coverage(x: Double, y: Double) -> Double {
-        if isEmpty { return 0 }
-        let straight = min(min(x - minX, maxX - x), min(y - minY, maxY - y)) + 0.5
-        guard radius > 0 else { return straight }
-        let cx: Double
-        if x < minX + radius {
-            cx = minX + radius
-        } else if x > maxX - radius {
-            cx = maxX - radius
-        } else {
-            return straight
-        }
-        let cy: Double
-        if y < minY + radius {
-            cy = minY + radius
-        } else if y > maxY - radius {
-            cy = maxY - radius
-        } else {
-            return straight
-        }
-        let dx = x - cx
-        let dy = y - cy
-        return radius - (dx * dx + dy * dy).squareRoot() + 0.5
-    }
+    var isEmpty: Bool { max_x <= min_x || max_y <= min_y }
 }

@@ -1,51 +1,24 @@
-// Pages: page objects ranked by failures and by flaky tests; a page opens its flaky tests.
-// The flaky numbers come from the flaky-tests API (issue 7); until the server has it, the view
-// says "no data yet" instead of guessing. Fields are read tolerantly so the view lights up when
-// the API lands: pages[].flakyTestCount / flakyFailureCount / devices, GET /api/v1/flaky?page=.
+// Pages: page objects ranked by flaky failures or by failures; a page opens its flaky and broken tests.
+// Reads GET /api/v1/pages (FlakyPageSummary) and GET /api/v1/flaky (FlakyReport): shapes.js.
 import { h, replaceChildren, route, seg, isolatedText } from '../dom.js';
-import { api, apiPaths } from '../api.js';
+import { api } from '../api.js';
 import { count, dateTime, fileLine, percent, relative, shortCommit } from '../format.js';
 import { emptyState, heading, section } from '../ui.js';
+import { DEFAULT_DAYS } from '../shapes.js';
+import { brokenEvidence, flakyEvidence, reasonChips } from '../flaky.js';
 
 const DAYS = [7, 14, 30, 90];
 
-const first = (object, ...keys) => {
-  for (const key of keys) if (object && object[key] !== undefined && object[key] !== null) return object[key];
-  return null;
-};
-
-/** Reads one page summary, with the flaky fields when the server sends them. */
-function pageFacts(p) {
-  return {
-    page: p.page ?? '(no page)',
-    suite: first(p, 'suite'),
-    results: first(p, 'resultCount'),
-    failures: first(p, 'failureCount') ?? 0,
-    failingTests: first(p, 'failingTestCount'),
-    lastFailureAt: first(p, 'lastFailureAt', 'lastSeenAt', 'lastSeen'),
-    lastFlakyFailureAt: first(p, 'lastFlakyFailureAt'),
-    flakyTests: first(p, 'flakyTestCount', 'flakyTests'),
-    flakyFailures: first(p, 'flakyFailureCount', 'flakyFailures', 'score'),
-    devices: deviceBreakdown(first(p, 'devices', 'deviceBreakdown')),
-  };
-}
-
-/** `[{device, count}]` from an array of objects or a `{device: count}` map. */
-function deviceBreakdown(value) {
-  if (!value) return [];
-  if (Array.isArray(value)) {
-    return value.map((d) => ({ device: first(d, 'device', 'name') ?? 'unknown', count: first(d, 'flakyFailureCount', 'failureCount', 'count') ?? 0 }));
-  }
-  return Object.entries(value).map(([device, n]) => ({ device, count: typeof n === 'number' ? n : first(n, 'flakyFailureCount', 'count') ?? 0 }));
+function windowFilters(query) {
+  return { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || String(DEFAULT_DAYS) };
 }
 
 export async function renderPages({ root, query, signal }) {
-  const filters = { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || '14' };
-  const [list, paths] = await Promise.all([api.pages(filters, { signal }), apiPaths()]);
-  const pages = (list.pages || []).map(pageFacts);
+  const filters = windowFilters(query);
+  const list = await api.pages(filters, { signal });
+  const pages = list.pages;
   document.title = 'Pages · Failscope';
-  const hasFlaky = pages.some((p) => p.flakyTests !== null) || paths.has('/api/v1/flaky');
-  const sort = ['flaky', 'failures'].includes(query.get('sort')) ? query.get('sort') : hasFlaky ? 'flaky' : 'failures';
+  const sort = query.get('sort') === 'failures' ? 'failures' : 'flaky';
 
   const apply = (next) => { location.hash = route('/pages', { ...filters, sort, ...next }); };
   const controls = h('form', { class: 'toolbar', on: { submit: (event) => {
@@ -63,48 +36,42 @@ export async function renderPages({ root, query, signal }) {
       h('a', { class: ['segment', sort === 'flaky' && 'active'], href: route('/pages', { ...filters, sort: 'flaky' }), text: 'By flaky tests' })));
 
   const nodes = [heading([], 'Pages', h('span', { class: 'muted', text: 'page objects where tests fail, since ' + dateTime(list.since) })), controls];
-  if (!hasFlaky) {
-    nodes.push(h('div', { class: 'notice', dataset: { flaky: 'unavailable' } },
-      h('b', { text: 'Flaky tests: no data yet. ' }),
-      'This server does not report flaky tests yet (GET /api/v1/flaky). Pages are ranked by failures; flaky columns fill in when it does.'));
-  }
   if (!pages.length) {
-    nodes.push(emptyState('No pages in this window', 'No results with a page object ran in the last ' + filters.days + ' days' +
+    nodes.push(emptyState('No pages in this window', 'No results ran in the last ' + filters.days + ' days' +
       (filters.project || filters.branch ? ' for these filters' : '') + '.'));
     replaceChildren(root, nodes);
     return;
   }
-  const ranked = pages.slice().sort(sort === 'flaky' && hasFlaky
-    ? (a, b) => (b.flakyFailures ?? 0) - (a.flakyFailures ?? 0) || (b.flakyTests ?? 0) - (a.flakyTests ?? 0) || b.failures - a.failures
-    : (a, b) => b.failures - a.failures || (b.flakyTests ?? 0) - (a.flakyTests ?? 0) || a.page.localeCompare(b.page));
-  const maxFailures = Math.max(1, ...pages.map((p) => p.failures));
-  const maxFlaky = Math.max(1, ...pages.map((p) => p.flakyFailures ?? 0));
-  const totals = pages.reduce((t, p) => ({ failures: t.failures + p.failures, results: t.results + (p.results || 0), flaky: t.flaky + (p.flakyTests || 0) }), { failures: 0, results: 0, flaky: 0 });
+  // The API ranks by flaky failures, then failures, then name; "by failures" re-sorts its answer.
+  const ranked = sort === 'flaky' ? pages : pages.slice().sort((a, b) => b.failureCount - a.failureCount
+    || b.flakyTestCount - a.flakyTestCount || a.page.localeCompare(b.page));
+  const maxFailures = Math.max(1, ...pages.map((p) => p.failureCount));
+  const maxFlaky = Math.max(1, ...pages.map((p) => p.flakyFailureCount));
+  const total = (key) => pages.reduce((n, p) => n + p[key], 0);
   nodes.push(h('div', { class: 'stat-strip' },
     stat('Pages', count(pages.length)),
-    stat('Pages with failures', count(pages.filter((p) => p.failures > 0).length), null),
-    stat('Failing results', count(totals.failures), totals.failures ? 'poor' : 'good'),
-    stat('Results', count(totals.results)),
-    stat('Flaky tests', hasFlaky ? count(totals.flaky) : 'no data yet', hasFlaky && totals.flaky ? 'poor' : null)));
+    stat('Pages with failures', count(pages.filter((p) => p.failureCount > 0).length), null),
+    stat('Failing results', count(total('failureCount')), total('failureCount') ? 'poor' : 'good'),
+    stat('Results', count(total('resultCount'))),
+    stat('Flaky tests', count(total('flakyTestCount')), total('flakyTestCount') ? 'poor' : null)));
 
   const table = h('table', { class: 'table pages-table' },
     h('thead', {}, h('tr', {}, ['#', 'Page', 'Failures', 'Failing tests', 'Results', 'Failure rate', 'Flaky tests', 'Flaky failures', 'Devices', 'Last failure']
       .map((t) => h('th', { text: t, scope: 'col' })))),
-    h('tbody', {}, ranked.map((p, index) => h('tr', { class: 'page-row', dataset: { page: p.page } },
+    h('tbody', {}, ranked.map((p, index) => h('tr', { class: 'page-row', dataset: { page: p.page, suite: p.suite || '' } },
       h('td', { class: 'muted num', text: String(index + 1) }),
-      h('td', {}, h('a', { class: 'page-link mono', href: route('/pages/' + seg(p.page), { project: filters.project, branch: filters.branch, days: filters.days, suite: p.suite }), text: p.page }),
+      h('td', { class: 'page-cell' }, h('a', { class: 'page-link mono', href: route('/pages/' + seg(p.page), { project: filters.project, branch: filters.branch, days: filters.days, suite: p.suite }), text: p.page }),
         p.suite ? h('div', { class: 'muted small', text: p.suite }) : null),
-      h('td', {}, h('div', { class: 'bar-cell' }, meter(p.failures, maxFailures, 'failed'), h('span', { class: 'num', text: count(p.failures) }))),
-      h('td', { class: 'num', text: p.failingTests === null ? '—' : count(p.failingTests) }),
-      h('td', { class: 'num', text: p.results === null ? '—' : count(p.results) }),
-      h('td', { class: 'num', text: p.results ? percent(p.failures / p.results) : '—' }),
-      h('td', { class: ['num', p.flakyTests === 0 && 'muted'] }, p.flakyTests === null ? h('span', { class: 'muted small', text: 'no data yet' }) : count(p.flakyTests)),
-      h('td', {}, p.flakyFailures === null ? h('span', { class: 'muted small', text: '—' })
-        : p.flakyFailures === 0 ? h('span', { class: 'muted num-zero', text: '0' })
-        : h('div', { class: 'bar-cell' }, meter(p.flakyFailures, maxFlaky, 'flaky'), h('span', { class: 'num', text: count(p.flakyFailures) }))),
-      h('td', { class: 'small' }, p.devices.length ? p.devices.map((d) => h('span', { class: 'device-chip', text: (d.device || '(none)') + ' ' + count(d.count) })) : h('span', { class: 'muted', text: '—' })),
+      h('td', {}, h('div', { class: 'bar-cell' }, meter(p.failureCount, maxFailures, 'failed'), h('span', { class: 'num', text: count(p.failureCount) }))),
+      h('td', { class: 'num', text: count(p.failingTestCount) }),
+      h('td', { class: 'num', text: count(p.resultCount) }),
+      h('td', { class: 'num', text: p.resultCount ? percent(p.failureCount / p.resultCount) : '—' }),
+      h('td', { class: ['num', p.flakyTestCount === 0 && 'muted'], text: count(p.flakyTestCount) }),
+      h('td', {}, p.flakyFailureCount === 0 ? h('span', { class: 'muted num-zero', text: '0' })
+        : h('div', { class: 'bar-cell' }, meter(p.flakyFailureCount, maxFlaky, 'flaky'), h('span', { class: 'num', text: count(p.flakyFailureCount) }))),
+      h('td', { class: 'small devices-cell' }, p.devices.length ? p.devices.map((d) => h('span', { class: 'device-chip', text: (d.device || '(none)') + ' ' + count(d.failureCount) })) : h('span', { class: 'muted', text: '—' })),
       h('td', { class: 'nowrap', title: p.lastFailureAt ? dateTime(p.lastFailureAt) : '', text: p.lastFailureAt ? relative(p.lastFailureAt) : '—' })))));
-  nodes.push(section('Ranked ' + (sort === 'flaky' && hasFlaky ? 'by flaky failures' : 'by failures'), h('span', { class: 'muted small', text: 'open a page for its flaky tests' }),
+  nodes.push(section('Ranked ' + (sort === 'flaky' ? 'by flaky failures' : 'by failures'), h('span', { class: 'muted small', text: 'open a page for its flaky tests' }),
     h('div', { class: 'table-scroll' }, table)));
   replaceChildren(root, nodes);
 }
@@ -120,101 +87,74 @@ function stat(label, value, tone) {
 }
 
 export async function renderPage({ root, params: [page], query, signal }) {
-  const filters = { project: query.get('project') || '', branch: query.get('branch') || '', days: query.get('days') || '14' };
-  const [list, paths] = await Promise.all([api.pages(filters, { signal }), apiPaths()]);
-  const suite = query.get('suite') || null;
+  const filters = windowFilters(query);
+  const suite = query.get('suite') || '';
+  const [list, report] = await Promise.all([api.pages(filters, { signal }), api.flaky({ page, suite, ...filters }, { signal })]);
   document.title = isolatedText(page) + ' · Failscope';
-  const facts = (list.pages || []).map(pageFacts).find((p) => p.page === page && (!suite || p.suite === suite)) || null;
+  const facts = list.pages.find((p) => p.page === page && (!suite || p.suite === suite)) || null;
   const nodes = [heading([['Pages', route('/pages', filters)]], page, h('span', { class: 'muted', text: (suite ? suite + ' · ' : '') + 'last ' + filters.days + ' days' }))];
   if (facts) {
     nodes.push(h('div', { class: 'stat-strip' },
-      stat('Failing results', count(facts.failures), facts.failures ? 'poor' : 'good'),
-      stat('Failing tests', facts.failingTests === null ? '—' : count(facts.failingTests)),
-      stat('Results', facts.results === null ? '—' : count(facts.results)),
-      stat('Flaky tests', facts.flakyTests === null ? 'no data yet' : count(facts.flakyTests), facts.flakyTests ? 'poor' : null),
-      stat('Flaky failures', facts.flakyFailures === null ? '—' : count(facts.flakyFailures), facts.flakyFailures ? 'poor' : null),
+      stat('Failing results', count(facts.failureCount), facts.failureCount ? 'poor' : 'good'),
+      stat('Failing tests', count(facts.failingTestCount)),
+      stat('Results', count(facts.resultCount)),
+      stat('Flaky tests', count(facts.flakyTestCount), facts.flakyTestCount ? 'poor' : null),
+      stat('Flaky failures', count(facts.flakyFailureCount), facts.flakyFailureCount ? 'poor' : null),
       stat('Last failure', facts.lastFailureAt ? relative(facts.lastFailureAt) : '—')));
   } else {
     nodes.push(h('div', { class: 'notice', text: 'No results on this page in the last ' + filters.days + ' days.' }));
   }
-  if (!paths.has('/api/v1/flaky')) {
-    nodes.push(section('Flaky tests on this page', null, h('div', { dataset: { flaky: 'unavailable' } },
-      emptyState('No data yet', 'This server does not report flaky tests yet (GET /api/v1/flaky). They appear here when it does.'))));
-    replaceChildren(root, nodes);
-    return;
-  }
-  const flaky = await api.flaky({ page, suite: query.get('suite') || '', ...filters }, { signal });
-  const flakyTests = first(flaky, 'flaky', 'tests', 'flakyTests') || [];
-  const broken = first(flaky, 'broken', 'brokenTests') || [];
-  nodes.push(h('div', { dataset: { flaky: 'available' } }, section('Flaky tests on this page',
-    h('span', { class: 'muted small', text: count(flakyTests.length) + (flakyTests.length === 1 ? ' test' : ' tests') + ', most flaky failures first' }),
-    flakyTests.length ? flakyTable(flakyTests) : emptyState('No flaky tests on this page', 'No test both passed and failed on this page in the last ' + filters.days + ' days.'))));
+  nodes.push(section('Flaky tests on this page',
+    h('span', { class: 'muted small', text: count(report.flaky.length) + (report.flaky.length === 1 ? ' test' : ' tests') + ', most flaky failures first' }),
+    report.flaky.length ? flakyTable(report.flaky, report.policy)
+      : emptyState('No flaky tests on this page', 'No test both passed and failed on this page in the last ' + filters.days + ' days.')));
   nodes.push(section('Broken tests', h('span', { class: 'muted small', text: 'failing every recent result on their newest commit: kept apart from flaky' }),
-    broken.length ? brokenTable(broken) : h('p', { class: 'muted', text: 'None on this page.' })));
+    report.broken.length ? brokenTable(report.broken, report.policy) : h('p', { class: 'muted', text: 'None on this page.' })));
   replaceChildren(root, nodes);
 }
 
-/** An artifact path from the API (`/artifacts/<sha>.png`) or a bare SHA-256. */
-function screenshotURL(value) {
-  if (!value) return null;
-  return String(value).startsWith('/') ? value : '/artifacts/' + value + '.png';
-}
-
 function testCell(t) {
-  const testId = first(t, 'testId', 'id') || first(t.test, 'id');
-  const name = (first(t, 'name') || first(t.test, 'name') || '(unnamed)') + (t.arguments ? ' (' + t.arguments + ')' : '');
-  return h('td', { class: 'test-cell' }, testId ? h('a', { href: route('/tests/' + seg(testId)), class: 'test-name', text: name }) : name,
-    h('div', { class: 'muted small', text: [first(t, 'suite'), first(t, 'project')].filter(Boolean).join(' · ') }));
+  return h('td', { class: 'test-cell' },
+    h('a', { href: route('/tests/' + seg(t.testId)), class: 'test-name', text: t.name + (t.arguments ? ' (' + t.arguments + ')' : '') }),
+    h('div', { class: 'muted small' }, h('span', { text: t.suite + ' · ' + t.project }), ' ',
+      t.branch ? h('span', { class: 'branch', text: t.branch }) : null));
 }
 
 function newestCell(t) {
-  const newest = first(t, 'newestFailure', 'latestFailure');
-  const resultId = first(newest, 'resultId', 'id');
-  if (resultId === null) return h('td', { class: 'muted', text: '—' });
-  const shot = screenshotURL(first(newest, 'screenshot', 'screenshotURL', 'url'));
-  return h('td', {}, h('a', { href: route('/results/' + seg(resultId)), class: 'newest-failure', title: 'Open the newest failure' },
-    shot ? h('img', { src: shot, alt: '', loading: 'lazy', class: 'mini-thumb', width: 28, height: 56 }) : null,
-    h('span', { text: first(newest, 'ranAt') ? relative(newest.ranAt) : 'open' })));
+  const newest = t.newestFailure;
+  if (!newest) return h('td', { class: 'muted', text: '—' });
+  return h('td', {}, h('a', { href: route('/results/' + seg(newest.resultId)), class: 'newest-failure', title: 'Open the newest failure' },
+    newest.screenshot ? h('img', { src: newest.screenshot, alt: '', loading: 'lazy', class: 'mini-thumb', width: 28, height: 56 }) : null,
+    h('span', { text: relative(newest.ranAt) })));
 }
 
-const REASONS = { contradiction: 'pass and fail on one commit', flip_rate: 'flip rate' };
-
-/** Flaky tests as GET /api/v1/flaky lists them (issue 7: FlakyTest). */
-function flakyTable(tests) {
+/** Flaky tests as GET /api/v1/flaky lists them, with the evidence for each. */
+function flakyTable(tests, policy) {
   return h('div', { class: 'table-scroll' }, h('table', { class: 'table flaky-table' },
-    h('thead', {}, h('tr', {}, ['Test', 'Branch', 'Why', 'Flip rate', 'Passed', 'Failed', 'Contradicting commits', 'Failed at', 'Devices', 'First → last flaky failure', 'Newest failure']
+    h('thead', {}, h('tr', {}, ['Test', 'Why', 'Passed', 'Failed', 'Failed at', 'Devices', 'Flaky failures', 'Newest failure']
       .map((text) => h('th', { text, scope: 'col' })))),
-    h('tbody', {}, tests.map((t) => {
-      const commits = first(t, 'contradictingCommits') || [];
-      const commitCount = first(t, 'contradictingCommitCount') ?? commits.length;
-      const flip = first(t, 'flipRate');
-      const sites = (first(t, 'callSites') || []).map((site) => (typeof site === 'string' ? site : fileLine(site)));
-      const devices = deviceBreakdown(first(t, 'devices'));
-      return h('tr', { class: 'flaky-row', dataset: { testId: first(t, 'testId') || '' } },
-        testCell(t),
-        h('td', {}, first(t, 'branch') ? h('span', { class: 'branch', text: t.branch }) : '—'),
-        h('td', {}, (first(t, 'reasons') || []).map((reason) => h('span', { class: 'reason-chip', text: REASONS[reason] || reason }))),
-        h('td', { class: 'num', title: first(t, 'flips') !== null ? t.flips + ' flips over ' + (t.sampleCount ?? '?') + ' results' : '',
-          text: flip === null ? '—' : percent(flip) }),
-        h('td', { class: 'num status-text-passed' }, h('b', { text: count(first(t, 'passCount')) })),
-        h('td', { class: 'num status-text-failed' }, h('b', { text: count(first(t, 'failCount')) })),
-        h('td', { class: 'mono small', title: commits.map((c) => (c.commit || c) + (c.passes !== undefined ? ': ' + c.passes + ' passed, ' + c.fails + ' failed' : '')).join('\n') },
-          commits.length ? commits.slice(0, 3).map((c) => shortCommit(typeof c === 'string' ? c : c.commit)).join(', ') + (commitCount > 3 ? ' +' + (commitCount - 3) : '') : '—'),
-        h('td', { class: 'mono small', text: sites.slice(0, 3).join(', ') + (sites.length > 3 ? ' +' + (sites.length - 3) : '') || '—' }),
-        h('td', { class: 'small muted', text: devices.length ? devices.map((d) => (d.device || '(none)') + ' ×' + count(d.count)).join(', ') : '—' }),
-        h('td', { class: 'small nowrap', text: relative(first(t, 'firstFlakyFailureAt', 'firstFlakyAt')) + ' → ' + relative(first(t, 'lastFlakyFailureAt', 'lastFlakyAt')) }),
-        newestCell(t));
-    }))));
+    h('tbody', {}, tests.map((t) => h('tr', { class: 'flaky-row', dataset: { testId: t.testId } },
+      testCell(t),
+      h('td', { class: 'why-cell' }, reasonChips(t), h('ul', { class: 'evidence small' }, flakyEvidence(t, policy))),
+      h('td', { class: 'num status-text-passed' }, h('b', { text: count(t.passCount) })),
+      h('td', { class: 'num status-text-failed' }, h('b', { text: count(t.failCount) })),
+      h('td', { class: 'mono small' }, t.callSites.length ? t.callSites.slice(0, 3).map((site) =>
+        h('div', { title: site.file + ':' + site.line + ' on ' + site.page, text: fileLine(site) + ' ×' + count(site.totalFailureCount) }))
+        .concat(t.callSites.length > 3 ? [h('div', { class: 'muted', text: '+' + (t.callSites.length - 3) + ' more' })] : []) : '—'),
+      h('td', { class: 'small muted', text: t.devices.length ? t.devices.map((d) => (d.device || '(none)') + ' ×' + count(d.failureCount)).join(', ') : '—' }),
+      h('td', { class: 'small', title: dateTime(t.firstFlakyFailureAt) + ' → ' + dateTime(t.lastFlakyFailureAt),
+        text: relative(t.firstFlakyFailureAt) + ' → ' + relative(t.lastFlakyFailureAt) }),
+      newestCell(t))))));
 }
 
-/** Broken tests (issue 7: BrokenTest): failing every recent result on their newest commit. */
-function brokenTable(tests) {
+/** Broken tests: failing every recent result on their newest commit. */
+function brokenTable(tests, policy) {
   return h('div', { class: 'table-scroll' }, h('table', { class: 'table broken-table' },
-    h('thead', {}, h('tr', {}, ['Test', 'Branch', 'Commit', 'Failing results', 'Newest failure'].map((text) => h('th', { text, scope: 'col' })))),
-    h('tbody', {}, tests.map((t) => h('tr', { class: 'broken-row', dataset: { testId: first(t, 'testId') || '' } },
+    h('thead', {}, h('tr', {}, ['Test', 'Why', 'Commit', 'Failing results', 'Newest failure'].map((text) => h('th', { text, scope: 'col' })))),
+    h('tbody', {}, tests.map((t) => h('tr', { class: 'broken-row', dataset: { testId: t.testId } },
       testCell(t),
-      h('td', {}, first(t, 'branch') ? h('span', { class: 'branch', text: t.branch }) : '—'),
-      h('td', { class: 'mono', title: first(t, 'commit') || '', text: shortCommit(first(t, 'commit')) }),
-      h('td', { class: 'num', text: count(first(t, 'failCount', 'failureCount')) }),
+      h('td', { class: 'why-cell' }, h('ul', { class: 'evidence small' }, brokenEvidence(t, policy))),
+      h('td', { class: 'mono', title: t.commit, text: shortCommit(t.commit) }),
+      h('td', { class: 'num', text: count(t.failCount) }),
       newestCell(t))))));
 }

@@ -5,6 +5,10 @@ import { h, replaceChildren, route, seg, debounce, isolatedText } from '../dom.j
 import { api, cachedRun, getArtifactJSON } from '../api.js';
 import { STATUS_LABEL, dateTime, duration, fileLine, plural, qualifiedAction, shortCommit, testTitle } from '../format.js';
 import { emptyState, fact, heading, section, statusBadge } from '../ui.js';
+import { isReporterRun } from '../shapes.js';
+
+/** How an imported run's results came in, for "no screenshot" explanations. */
+const IMPORTED_FROM = { junit: 'JUnit XML', xcresult: 'an .xcresult bundle', event_stream: 'a swift test event stream' };
 
 /** Screen sizes in points of the simulated devices, for screenshots whose element tree is missing. */
 const KNOWN_DEVICES = {
@@ -19,10 +23,10 @@ export async function renderResult({ root, params: [resultId], signal }) {
   const { result, run: runSummary } = detail;
   const run = runSummary.run;
   document.title = isolatedText(result.name) + ' · Failscope';
-  const screenshot = (detail.artifacts || []).find((a) => a.kind === 'screenshot');
-  const treeArtifact = (detail.artifacts || []).find((a) => a.kind === 'element_tree' && a.available);
+  const screenshot = detail.artifacts.find((a) => a.kind === 'screenshot');
+  const treeArtifact = detail.artifacts.find((a) => a.kind === 'element_tree' && a.available);
   const tree = treeArtifact ? await getArtifactJSON(treeArtifact.url, { signal }) : null;
-  const failures = detail.failures || [];
+  const failures = detail.failures;
   const first = failures[0] || null;
 
   const header = heading(
@@ -33,7 +37,7 @@ export async function renderResult({ root, params: [resultId], signal }) {
   const stepper = failureStepper(run.id, result.id);
   const meta = h('div', { class: 'result-meta' },
     h('span', { class: 'suite', text: result.suite }),
-    h('span', { text: result.device || run.device || 'unknown device' }),
+    result.device || run.device ? h('span', { text: result.device || run.device }) : null,
     h('span', { text: duration(result.duration) }),
     h('span', { title: result.startedAt || '', text: dateTime(result.startedAt || run.startedAt) }),
     h('a', { href: route('/tests/' + seg(result.testId)), class: 'button small', text: 'Test history' }),
@@ -60,16 +64,29 @@ export async function renderResult({ root, params: [resultId], signal }) {
   } else if (screenshot) {
     inspector.appendChild(emptyState('Screenshot not uploaded yet', 'The result references a screenshot the service has not received.'));
   } else if (failures.length) {
-    inspector.appendChild(emptyState('No screenshot', 'No screen was captured for this failure (imported results have none).'));
+    inspector.appendChild(noScreenshot(run, first, detail.trail));
   }
   if (inspector.childNodes.length) nodes.push(inspector);
-  nodes.push(trailSection(detail.trail || [], first));
+  nodes.push(trailSection(detail.trail, first));
   if (detail.systemOut || detail.systemErr) {
     nodes.push(section('Output', null,
       detail.systemOut ? h('details', { class: 'output' }, h('summary', { text: 'Standard output' }), h('pre', { text: detail.systemOut })) : null,
       detail.systemErr ? h('details', { class: 'output' }, h('summary', { text: 'Standard error' }), h('pre', { text: detail.systemErr })) : null));
   }
   replaceChildren(root, nodes);
+}
+
+/** Why a failure has no screenshot: imported results carry none; a reporter test without a page has no screen. */
+function noScreenshot(run, failure, trail) {
+  const reason = !isReporterRun(run)
+    ? 'Results imported from ' + (IMPORTED_FROM[run.source] || run.source) + ' carry no screenshots.'
+    : !failure.page && !trail.length
+      ? 'This test drives no page object (a unit test, say), so there is no screen to capture.'
+      : 'The reporter sent no screenshot for this failure: no screen capture is set up for this test.';
+  const state = emptyState('No screenshot', reason);
+  state.classList.add('state-compact');
+  state.dataset.noScreenshot = isReporterRun(run) ? 'reporter' : 'imported';
+  return state;
 }
 
 function failureSummary(failures) {
@@ -79,10 +96,12 @@ function failureSummary(failures) {
     h('dl', { class: 'facts' },
       fact('Failure location', failure.location
         ? h('code', { class: 'location', title: failure.location.file + ':' + failure.location.line, text: fileLine(failure.location) }) : '—'),
-      fact('Call site', failure.callSite
-        ? h('code', { class: 'callsite', title: failure.callSite.file + ':' + failure.callSite.line, text: fileLine(failure.callSite) }) : '—'),
-      fact('Page', failure.page ? h('a', { href: route('/pages/' + seg(failure.page)), class: 'mono', text: failure.page }) : '—'),
-      wide(fact('Action', failure.action ? h('code', { class: 'action', text: qualifiedAction(failure.page, failure.action) }) : '—')),
+      failure.page || failure.callSite || failure.action ? [
+        fact('Call site', failure.callSite
+          ? h('code', { class: 'callsite', title: failure.callSite.file + ':' + failure.callSite.line, text: fileLine(failure.callSite) }) : '—'),
+        fact('Page', failure.page ? h('a', { href: route('/pages/' + seg(failure.page)), class: 'mono', text: failure.page }) : '—'),
+        wide(fact('Action', failure.action ? h('code', { class: 'action', text: qualifiedAction(failure.page, failure.action) }) : '—')),
+      ] : fact('Page', h('span', { class: 'muted', text: 'none: not in a page object step' })),
       fact('Kind', failure.isError ? 'error (thrown)' : 'assertion failure')))));
 }
 
@@ -133,12 +152,9 @@ function deviceOf(tree, name, screenshot) {
   return { name: name || 'unknown', width, height, scale, source: 'assumed' };
 }
 
-/** Normalizes a frame: Foundation's CGRect `[[x, y], [w, h]]`, `{origin, size}` or `{x, y, width, height}`. */
-export function rectOf(frame) {
-  if (!frame) return null;
-  if (Array.isArray(frame)) return { x: frame[0][0], y: frame[0][1], width: frame[1][0], height: frame[1][1] };
-  if (frame.origin) return { x: frame.origin.x, y: frame.origin.y, width: frame.size.width, height: frame.size.height };
-  return { x: frame.x, y: frame.y, width: frame.width, height: frame.height };
+/** An element tree frame (Foundation's CGRect: `[[x, y], [width, height]]`, shapes.js) as the API's Frame. */
+function rectOf(frame) {
+  return { x: frame[0][0], y: frame[0][1], width: frame[1][0], height: frame[1][1] };
 }
 
 /**
@@ -197,7 +213,7 @@ function treePanel(tree, stage, frame) {
     const isTarget = frame && rect && ['x', 'y', 'width', 'height'].every((k) => Math.abs(rect[k] - frame[k]) < 0.5);
     const row = { element, depth, rect, parent, isTarget, text: [element.elementType, element.identifier, element.label, element.value, element.placeholderValue].filter(Boolean).join(' ').toLowerCase() };
     rows.push(row);
-    for (const child of element.children || []) walk(child, depth + 1, row);
+    for (const child of element.children) walk(child, depth + 1, row);
   };
   walk(tree.root, 0, null);
 

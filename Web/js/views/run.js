@@ -5,22 +5,27 @@ import { h, replaceChildren, route, seg, safeHref, debounce, textNode, isolatedT
 import { api } from '../api.js';
 import { STATUS_LABEL, count, dateTime, duration, fileLine, isFailing, passRate, plural, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
 import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
+import { NO_PAGE } from '../shapes.js';
 
 const FAILURE_PAGE = 60;
 const ROW_PAGE = 200;
-const NO_PAGE = '(no page)';
 
+/** Status filters: [URL value, label, which results, how many of the run's counts (the service's)]. */
 const FILTERS = [
-  ['', 'All', () => true],
-  ['failing', 'Failing', (s) => s === 'failed' || s === 'error'],
-  ['failed', 'Failed', (s) => s === 'failed'],
-  ['error', 'Error', (s) => s === 'error'],
-  ['passed', 'Passed', (s) => s === 'passed'],
-  ['skipped', 'Skipped', (s) => s === 'skipped'],
-  ['expected_failure', 'Expected failure', (s) => s === 'expected_failure'],
+  ['', 'All', () => true, (c) => c.total],
+  ['failing', 'Failing', (s) => s === 'failed' || s === 'error', (c) => c.failed + c.error],
+  ['failed', 'Failed', (s) => s === 'failed', (c) => c.failed],
+  ['error', 'Error', (s) => s === 'error', (c) => c.error],
+  ['passed', 'Passed', (s) => s === 'passed', (c) => c.passed],
+  ['skipped', 'Skipped', (s) => s === 'skipped', (c) => c.skipped],
+  ['expected_failure', 'Expected failure', (s) => s === 'expected_failure', (c) => c.expectedFailure],
 ];
 
-export async function renderRun({ root, params: [runId], query, signal, replaceQuery }) {
+/** How often a run that has not finished is asked for again, in milliseconds. */
+const LIVE_REFRESH_MS = 3000;
+
+export async function renderRun(context) {
+  const { root, params: [runId], query, signal, replaceQuery } = context;
   const detail = await api.run(runId, { signal });
   performance.mark('failscope:data', { detail: { view: 'run' } });
   const { run, status, counts } = detail.summary;
@@ -28,12 +33,14 @@ export async function renderRun({ root, params: [runId], query, signal, replaceQ
 
   // Flatten once; each entry keeps its page and call site, and a lazily built search text.
   const entries = [];
+  const pageCounts = new Map();  // the service's counts of each page group
   for (const group of detail.pages) {
+    pageCounts.set(group.page || NO_PAGE, group.counts);
     for (const site of group.callSites) {
       for (const result of site.results) entries.push({ result, page: group.page, callSite: site.callSite, text: null });
     }
   }
-  const state = { status: query.get('status') || '', q: query.get('q') || '', failureBudget: FAILURE_PAGE };
+  const state = { status: query.get('status') || '', q: query.get('q') || '', failureBudget: FAILURE_PAGE, pageCounts };
   if (!FILTERS.some(([key]) => key === state.status)) state.status = '';
 
   const ci = run.ciBuildURL && safeHref(run.ciBuildURL);
@@ -46,7 +53,7 @@ export async function renderRun({ root, params: [runId], query, signal, replaceQ
       fact('Commit', h('span', { class: 'mono', title: run.commit || '', text: shortCommit(run.commit) })),
       fact('Device', (run.device || '—') + (run.osVersion ? ' · ' + run.osVersion : '')),
       fact('Started', dateTime(run.startedAt)),
-      fact('Duration', run.finishedAt ? duration(runSeconds(run)) : 'not finished'),
+      fact('Duration', run.finishedAt ? duration(runSeconds(run)) : h('span', { class: 'live', text: 'running · updates as results arrive' })),
       fact('Source', run.source + (run.ciJob ? ' · ' + run.ciJob : '')),
       fact('CI build', ci ? h('a', { href: ci, text: run.ciProvider || 'open build', attrs: { rel: 'noopener noreferrer', target: '_blank' } }) : '—')),
     h('div', { class: 'summary-counts' },
@@ -66,8 +73,7 @@ export async function renderRun({ root, params: [runId], query, signal, replaceQ
   const toolbar = h('div', { class: 'toolbar sticky' }, chips, search, matchInfo);
   const body = h('div', { class: 'run-body' });
 
-  const statusCount = (predicate) => entries.reduce((n, e) => n + (predicate(e.result.status) ? 1 : 0), 0);
-  const chipCounts = FILTERS.map(([, , predicate]) => statusCount(predicate));
+  const chipCounts = FILTERS.map(([, , , of]) => of(counts));
   const renderChips = () => {
     replaceChildren(chips, FILTERS.map(([key, label], index) => (key && !chipCounts[index] && key !== state.status) ? null :
       h('button', { type: 'button', class: ['chip', key && 'chip-' + key, state.status === key && 'active'],
@@ -85,12 +91,39 @@ export async function renderRun({ root, params: [runId], query, signal, replaceQ
   search.addEventListener('keydown', (event) => { if (event.key === 'Escape') { search.value = ''; state.q = ''; update(); } });
 
   replaceChildren(root, header, summary, toolbar, body);
+  if (!run.finishedAt) followLiveRun(context, detail.summary, state);
   if (!entries.length) {
     replaceChildren(body, emptyState('No results in this run yet', run.finishedAt ? 'The run finished without any results.' : 'Results appear as the run uploads them.'));
     renderChips();
     return;
   }
   update();
+}
+
+/**
+ * A run still going on: asks for it again every LIVE_REFRESH_MS and, when its counts or status
+ * changed, draws the view again where the reader was (filters, search, scroll), without a reload.
+ * Stops when the reader leaves the view (its signal aborts) or the run has finished.
+ */
+function followLiveRun(context, shown, state) {
+  const { signal } = context;
+  const same = (a, b) => a.status === b.status && a.run.finishedAt === b.run.finishedAt
+    && JSON.stringify(a.counts) === JSON.stringify(b.counts);
+  const timer = setTimeout(async () => {
+    let detail;
+    try {
+      detail = await api.run(context.params[0], { signal });
+    } catch {
+      if (!signal.aborted) followLiveRun(context, shown, state);  // try again later
+      return;
+    }
+    if (signal.aborted) return;
+    if (same(detail.summary, shown)) { followLiveRun(context, shown, state); return; }
+    const y = window.scrollY;
+    await renderRun({ ...context, query: new URLSearchParams({ status: state.status, q: state.q }) });
+    window.scrollTo(0, y);
+  }, LIVE_REFRESH_MS);
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
 }
 
 function bigNumber(value, label, tone) {
@@ -154,20 +187,25 @@ function failureGroups(failing, state, update) {
   const lazy = actionLoader();
   for (const [pageName, sites] of pages) {
     if (budget <= 0) break;
-    const pageCount = [...sites.values()].reduce((n, s) => n + s.entries.length, 0);
+    const shown = [...sites.values()].reduce((n, s) => n + s.entries.length, 0);
+    const counts = state.pageCounts.get(pageName);
+    const failingHere = counts.failed + counts.error;
     const pageBlock = h('article', { class: 'page-group', dataset: { page: pageName } },
       h('header', { class: 'page-group-head' },
         h('span', { class: 'page-icon', attrs: { 'aria-hidden': 'true' }, text: '▤' }),
         h('h3', { class: 'page-name', text: pageName }),
-        h('span', { class: 'badge status-failed', text: count(pageCount) + ' failing' }),
+        counts.failed ? h('span', { class: 'badge status-failed', dataset: { count: 'failed' }, text: count(counts.failed) + ' failed' }) : null,
+        counts.error ? h('span', { class: 'badge status-error', dataset: { count: 'error' }, text: plural(counts.error, 'error') }) : null,
+        shown < failingHere ? h('span', { class: 'muted small', text: count(shown) + ' of ' + count(failingHere) + ' match the filter' }) : null,
         pageName !== NO_PAGE ? h('a', { class: 'small', href: route('/pages/' + seg(pageName)), text: 'flaky tests on this page →' }) : null));
     for (const [, site] of sites) {
       if (budget <= 0) break;
       const cards = h('div', { class: 'failure-cards' });
       const siteBlock = h('div', { class: 'callsite-group' },
         h('div', { class: 'callsite-head' },
-          h('code', { class: 'callsite', title: site.callSite ? site.callSite.file + ':' + site.callSite.line : 'no call site recorded',
-            text: site.callSite ? fileLine(site.callSite) : 'call site unknown' }),
+          site.callSite ? h('code', { class: 'callsite', title: site.callSite.file + ':' + site.callSite.line, text: fileLine(site.callSite) })
+            : h('span', { class: 'callsite-none', title: 'No page object step recorded where the test called it; each failure shows its failure location',
+              text: 'call site unknown' }),
           h('span', { class: 'muted small', text: plural(site.entries.length, 'failure') })),
         cards);
       for (const e of site.entries) {
@@ -191,10 +229,13 @@ function failureCard(entry, lazy) {
   const r = entry.result;
   const href = route('/results/' + seg(r.id));
   const action = h('code', { class: 'action', text: qualifiedAction(entry.page, r.action) });
+  // Without a call site (a unit test, an imported result), the failure location says where it failed.
+  const failureLocation = entry.callSite ? null : h('code', { class: 'location', title: 'failure location' });
   const thumb = r.screenshot
     ? h('a', { href, class: 'thumb', attrs: { 'aria-label': 'Screenshot of ' + r.name } },
       h('img', { src: '/artifacts/' + r.screenshot + '.png', alt: '', loading: 'lazy', decoding: 'async', width: 56, height: 121 }))
-    : h('a', { href, class: 'thumb thumb-none', title: 'No screenshot was captured', text: 'no screenshot' });
+    : h('a', { href, class: ['thumb', 'thumb-none', !entry.page && 'thumb-short'], title: 'No screenshot was captured', attrs: { 'aria-label': 'No screenshot of ' + r.name } },
+      h('span', { text: 'no' }), h('span', { text: 'screen' }));
   const card = h('div', { class: 'failure-card', dataset: { resultId: String(r.id), status: r.status } },
     thumb,
     h('div', { class: 'failure-main' },
@@ -205,30 +246,38 @@ function failureCard(entry, lazy) {
       h('div', { class: 'failure-meta' },
         h('span', { class: 'suite', text: r.suite }),
         action,
+        failureLocation ? h('span', { class: 'failure-location', hidden: true }, h('span', { class: 'muted', text: 'failure location ' }), failureLocation) : null,
         r.device ? h('span', { class: 'muted', text: r.device }) : null,
         h('span', { class: 'muted', text: duration(r.duration) })),
       r.message ? h('pre', { class: 'message', text: r.message }) : h('p', { class: 'muted small', text: 'No failure message.' })),
     h('div', { class: 'failure-links' },
       h('a', { href, class: 'button small', text: 'Open failure' }),
       h('a', { href: route('/tests/' + seg(r.testId)), class: 'button small subtle', text: 'History' })));
-  if (!r.action && entry.page) lazy.observe(card, r.id, action, entry.page);
+  if ((!r.action && entry.page) || failureLocation) lazy.observe(card, r.id, entry.page ? action : null, entry.page, failureLocation);
   return card;
 }
 
 /**
- * Fills in each visible card's action (`LoginPage.tapLogin()`) from its result detail, a few
- * requests at a time, only for cards that scroll into view (the run listing does not carry it).
+ * Fills in each visible card's action (`LoginPage.tapLogin()`) and, where the call site is unknown,
+ * its failure location (`MathTests.swift:42`) from its result detail, a few requests at a time, only
+ * for cards that scroll into view (the run listing carries neither).
  */
 function actionLoader() {
   const queue = [];
   let running = 0;
   const pump = () => {
     while (running < 4 && queue.length) {
-      const { id, node, page } = queue.shift();
+      const { id, node, page, locationNode } = queue.shift();
       running++;
       api.result(id).then((detail) => {
-        const failure = (detail.failures || [])[0];
-        if (failure && failure.action) node.replaceChildren(textNode(qualifiedAction(failure.page || page, failure.action)));
+        const failure = detail.failures[0];
+        if (!failure) return;
+        if (node && failure.action) node.replaceChildren(textNode(qualifiedAction(failure.page || page, failure.action)));
+        if (locationNode && failure.location) {
+          locationNode.title = 'failure location ' + failure.location.file + ':' + failure.location.line;
+          locationNode.replaceChildren(textNode(fileLine(failure.location)));
+          locationNode.parentNode.hidden = false;
+        }
       }).catch(() => { /* the action is a nicety; the card stays as it is */ }).finally(() => { running--; pump(); });
     }
   };
@@ -242,9 +291,9 @@ function actionLoader() {
     }
   }, { rootMargin: '200px' }) : null;
   return {
-    observe(card, id, node, page) {
+    observe(card, id, node, page, locationNode) {
       if (!observer) return;
-      targets.set(card, { id, node, page });
+      targets.set(card, { id, node, page, locationNode });
       observer.observe(card);
     },
   };

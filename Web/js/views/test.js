@@ -1,9 +1,12 @@
-// A test's history: status timeline, durations chart, the page of each failure, results across runs.
+// A test's history: whether it is flaky or broken right now and why (the service's verdict), status
+// timeline, durations chart, the page of each failure, results across runs.
 import { h, replaceChildren, route, seg, isolatedText } from '../dom.js';
 import { api } from '../api.js';
 import { STATUS_LABEL, count, dateTime, duration, isFailing, fileLine, percent, relative, shortCommit } from '../format.js';
-import { emptyState, errorState, heading, section, statusBadge } from '../ui.js';
+import { emptyState, errorState, heading, loadingState, section, statusBadge } from '../ui.js';
 import { baseOptions, chartBox, cssVar } from '../chart.js';
+import { NO_PAGE } from '../shapes.js';
+import { brokenEvidence, flakyEvidence, flakyPages, reasonChips } from '../flaky.js';
 
 const PAGE_SIZE = 100;
 
@@ -18,7 +21,9 @@ export async function renderTest({ root, params: [testId], signal }) {
   const header = heading([['Runs', route('/runs', { project: test.project })]], title,
     h('span', { class: 'muted', text: test.suite + ' · ' + test.project }));
   const body = h('div', { class: 'history-body' });
-  replaceChildren(root, header, body);
+  const verdictBox = h('div', { class: 'verdict-box' });
+  replaceChildren(root, header, verdictBox, body);
+  showVerdict(verdictBox, test, signal);
 
   const draw = () => {
     if (!entries.length) {
@@ -55,27 +60,54 @@ function summary(entries) {
   const durations = entries.map((e) => e.result.duration).filter((d) => typeof d === 'number');
   const median = durations.length ? durations.slice().sort((a, b) => a - b)[Math.floor(durations.length / 2)] : null;
   const lastFailure = entries.find((e) => isFailing(e.result.status));
-  // Commits with both a pass and a fail: the same input gave both outcomes.
-  const byCommit = new Map();
-  for (const e of outcomes) {
-    if (!e.commit) continue;
-    const seen = byCommit.get(e.commit) || new Set();
-    seen.add(isFailing(e.result.status) ? 'fail' : 'pass');
-    byCommit.set(e.commit, seen);
-  }
-  const contradictions = [...byCommit.values()].filter((s) => s.size === 2).length;
-  let flips = 0;
-  for (let i = 1; i < outcomes.length; i++) {
-    if (isFailing(outcomes[i].result.status) !== isFailing(outcomes[i - 1].result.status)) flips++;
-  }
   return h('div', { class: 'stat-strip' },
     stat('Results', count(entries.length)),
     stat('Pass rate', percent(outcomes.length ? passes / outcomes.length : null), outcomes.length && passes === outcomes.length ? 'good' : failures ? 'poor' : null),
     stat('Failures', count(failures), failures ? 'poor' : 'good'),
     stat('Median duration', duration(median)),
-    stat('Pass ↔ fail flips', count(flips) + (outcomes.length > 1 ? ' of ' + (outcomes.length - 1) : '')),
-    stat('Commits with both outcomes', count(contradictions), contradictions ? 'poor' : null),
     stat('Last failure', lastFailure ? relative(lastFailure.ranAt) : 'never', null, lastFailure ? dateTime(lastFailure.ranAt) : ''));
+}
+
+/**
+ * The service's verdict on this test right now (GET /api/v1/flaky over its project, docs/flaky.md):
+ * flaky or broken on which branch and why, or neither. Loaded beside the history; its failure is
+ * shown in place and does not hide the history.
+ */
+async function showVerdict(box, test, signal) {
+  replaceChildren(box, loadingState('the flaky analysis'));
+  let report;
+  try {
+    report = await api.flaky({ project: test.project }, { signal });
+  } catch (error) {
+    if (error.name === 'AbortError') return;
+    replaceChildren(box, errorState(error, () => showVerdict(box, test, signal)));
+    return;
+  }
+  const flaky = report.flaky.filter((t) => t.testId === test.id);
+  const broken = report.broken.filter((t) => t.testId === test.id);
+  const policy = report.policy;
+  const verdict = broken.length ? 'broken' : flaky.length ? 'flaky' : 'stable';
+  const branchChip = (branch) => (branch ? h('span', { class: 'branch', text: branch }) : h('span', { class: 'muted', text: 'no branch' }));
+  const items = [
+    ...broken.map((t) => h('div', { class: 'verdict-item', dataset: { verdict: 'broken', branch: t.branch } },
+      h('div', { class: 'verdict-line' }, h('span', { class: 'badge status-failed', text: 'Broken' }), ' on ', branchChip(t.branch)),
+      h('ul', { class: 'evidence' }, brokenEvidence(t, policy)))),
+    ...flaky.map((t) => h('div', { class: 'verdict-item', dataset: { verdict: 'flaky', branch: t.branch } },
+      h('div', { class: 'verdict-line' }, h('span', { class: 'badge badge-flaky', text: 'Flaky' }), ' on ', branchChip(t.branch), ' ', reasonChips(t),
+        h('span', { class: 'muted small', text: count(t.passCount) + ' passed, ' + count(t.failCount) + ' failed in the window' })),
+      h('ul', { class: 'evidence' }, flakyEvidence(t, policy), flakyPages(t)))),
+  ];
+  const rules = 'Flaky: a pass and a fail on one commit, or a flip rate of at least ' + percent(policy.flipRateThreshold)
+    + ' over its newest ' + count(policy.recentResults) + ' results on a branch (with at least ' + count(policy.minimumResults)
+    + ' of them); one whose newest ' + count(policy.recoveryPasses) + ' results passed has recovered. Broken: every result on its newest'
+    + ' commit failed, at least ' + count(policy.brokenMinimum) + ' of them.';
+  replaceChildren(box, h('section', { class: ['card', 'verdict', 'verdict-' + verdict], dataset: { verdict } },
+    h('div', { class: 'card-head' },
+      h('h2', { text: verdict === 'broken' ? (flaky.length ? 'Broken, and flaky on another branch' : 'Broken right now')
+        : verdict === 'flaky' ? 'Flaky right now' : 'Neither flaky nor broken' }),
+      h('span', { class: 'muted small', text: 'the last ' + report.days + ' days, by the service\'s rules' })),
+    items.length ? items : h('p', { class: 'verdict-none', text: 'No branch of this test is flaky or broken in the last ' + report.days + ' days.' }),
+    h('p', { class: 'muted small rules', text: rules })));
 }
 
 function stat(label, value, tone, title) {
@@ -133,7 +165,7 @@ function failurePages(entries) {
   const pages = new Map();
   for (const e of entries) {
     if (!isFailing(e.result.status)) continue;
-    const key = e.result.page || '(no page)';
+    const key = e.result.page || NO_PAGE;
     const item = pages.get(key) || { count: 0, sites: new Map(), last: e };
     item.count++;
     const site = e.result.callSite ? fileLine(e.result.callSite) : '—';
@@ -147,7 +179,7 @@ function failurePages(entries) {
     h('table', { class: 'table compact' },
       h('thead', {}, h('tr', {}, ['Page', 'Failures', 'Call sites', 'Latest'].map((t) => h('th', { text: t })))),
       h('tbody', {}, [...pages].sort((a, b) => b[1].count - a[1].count).map(([page, item]) => h('tr', { class: 'failure-page-row', dataset: { page } },
-        h('td', {}, page === '(no page)' ? page : h('a', { class: 'mono', href: route('/pages/' + seg(page)), text: page })),
+        h('td', {}, page === NO_PAGE ? page : h('a', { class: 'mono', href: route('/pages/' + seg(page)), text: page })),
         h('td', { class: 'num', text: count(item.count) }),
         h('td', { class: 'mono small', text: [...item.sites].map(([site, n]) => site + (n > 1 ? ' ×' + n : '')).join(', ') }),
         h('td', {}, h('a', { href: route('/results/' + seg(item.last.result.id)), text: relative(item.last.ranAt) })))))));

@@ -1,4 +1,5 @@
 import FailscopeModel
+import FailscopeReporter
 import Foundation
 import ScreenRaster
 import SimulatedUI
@@ -6,10 +7,22 @@ import SimulatedUI
 /// Captures the simulated screen: the foreground app's snapshot rendered by `ScreenRenderer`, encoded
 /// by `PNGEncoder` (its default options, chosen for UI screens), and the snapshot's JSON as the
 /// element tree. The renderer (and its glyph cache) is made once, at the first failure.
+///
+/// Register it with one line, `FailscopeReporter.useScreenCapture(SimulatedScreenCapture(device: device))`;
+/// `PageObjects.UITestCase` and `SimulatedApp.launchForTesting()` do it for each test.
 public struct SimulatedScreenCapture: ScreenCapture {
     private static let renderer = Result { () throws(FontError) -> ScreenRenderer in try ScreenRenderer() }
 
-    public init() {}
+    /// The simulated device the tests drive: the run's device, its OS marked "(simulated)".
+    public let simulatedDevice: Device
+
+    public init(device: Device = .current) {
+        self.simulatedDevice = device
+    }
+
+    public var device: ScreenDevice? {
+        ScreenDevice(name: simulatedDevice.name, osVersion: "\(simulatedDevice.osVersion) (simulated)")
+    }
 
     /// - Throws: `FontError` when DejaVu Sans is missing (install `fonts-dejavu-core`), `PNGError`.
     public func captureScreen() throws -> CapturedScreen? {

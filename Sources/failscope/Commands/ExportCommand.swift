@@ -1,0 +1,92 @@
+import FailscopeClient
+import FailscopeImport
+import FailscopeModel
+import Foundation
+
+/// `failscope export --run ID --format junit`: a run's results as JUnit XML, for a CI's test tab.
+enum ExportCommand: Command {
+    static let name = "export"
+    static let summary = "Write a run's results as JUnit XML."
+    static let usage = """
+        USAGE: failscope export --run <id> [--url <url>] [--token <token>] [--format junit] [--output <file>]
+
+        OPTIONS:
+          --run <id>         The run to export.
+          --url <url>        The service. (env FAILSCOPE_URL)
+          --token <token>    Read token for the service. (env FAILSCOPE_READ_TOKEN)
+          --format junit     The format. (default: junit)
+          --output <file>    Where to write it. (default: standard output)
+
+          Every result is a <testcase> (a retry one more, with a 'repetition' property), with its
+          failures' messages and locations, its skip reason, its arguments and device as properties:
+          `failscope import` reads the file back to the same tests.
+        """
+
+    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        guard let runID = arguments.option("run") else { throw UsageError("--run is required") }
+        guard let urlText = arguments.option("url") ?? environment["FAILSCOPE_URL"] else {
+            throw UsageError("--url (or FAILSCOPE_URL) is required")
+        }
+        guard let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https" else {
+            throw UsageError("--url must be an http(s) URL, got \"\(urlText)\"")
+        }
+        let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
+        let format = arguments.option("format") ?? "junit"
+        guard format == "junit" else { throw UsageError("--format must be junit, got \"\(format)\"") }
+        let output = arguments.option("output")
+        try arguments.checkAllConsumed()
+
+        let api = APIClient(baseURL: url, token: token)
+        let results: [TestResult]
+        do {
+            results = try await self.results(ofRun: runID, from: api)
+        } catch let error as APIClientError {
+            throw CommandError(RunsCommand.clean("\(error)"))
+        }
+        let xml = JUnitWriter.write(results, name: runID)
+        if let output {
+            do {
+                try xml.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw CommandError("cannot write \(output): \(error.localizedDescription)")
+            }
+            printError("failscope export: \(results.count) result(s) of run \(RunsCommand.clean(runID)) in \(output)")
+        } else {
+            FileHandle.standardOutput.write(xml)
+        }
+        return 0
+    }
+
+    /// The run's results in the run view's order, with the failures and skip reasons of those that
+    /// have any (`GET /api/v1/runs/{id}`, then `GET /api/v1/results/{id}` for each of those).
+    static func results(ofRun runID: String, from api: APIClient) async throws -> [TestResult] {
+        let escaped = runID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? runID
+        let detail = try await api.get(RunDetail.self, "api/v1/runs/\(escaped)")
+        // In stored order, the attempts of one test one after another (a JUnit retry follows its failure).
+        let stored = detail.pages.flatMap(\.callSites).flatMap(\.results).sorted { $0.id < $1.id }
+        var firstSeen: [String: Int] = [:]
+        for summary in stored where firstSeen["\(summary.testId)|\(summary.device ?? "")"] == nil {
+            firstSeen["\(summary.testId)|\(summary.device ?? "")"] = summary.id
+        }
+        let ordered = stored.sorted {
+            let first = (firstSeen["\($0.testId)|\($0.device ?? "")"]!, $0.attempt)
+            let second = (firstSeen["\($1.testId)|\($1.device ?? "")"]!, $1.attempt)
+            return first < second
+        }
+        var results: [TestResult] = []
+        for summary in ordered {
+            var result = TestResult(
+                suite: summary.suite, name: summary.name, arguments: summary.arguments, device: summary.device,
+                attempt: summary.attempt, status: summary.status, startedAt: summary.startedAt,
+                duration: summary.duration)
+            if summary.status != .passed && summary.status != .expectedFailure {
+                let full = try await api.get(ResultDetail.self, "api/v1/results/\(summary.id)")
+                result.failures = full.failures
+                result.skipReason = full.skipReason
+            }
+            results.append(result)
+        }
+        return results
+    }
+}

@@ -1,0 +1,206 @@
+import FailscopeClient
+import FailscopeImport
+import FailscopeModel
+import Foundation
+
+/// `failscope test -- swift test …`: runs a test command as one CI step and records it as one run.
+///
+/// Every process the command starts shares one run id (`FAILSCOPE_RUN_ID`), one spool and the
+/// service; the reporter in them uploads as the tests run and prints no summary of its own
+/// (`FAILSCOPE_QUIET=1`). For `swift test` the command also gets `--event-stream-output-path`, so
+/// every Swift Testing test is recorded, with or without the `.failscope` trait (a test the trait
+/// recorded is not recorded twice). At the end what the processes left is uploaded (a crashed test as
+/// an error), the summary line is printed, and the exit status is the test command's.
+enum TestCommand: Command {
+    static let name = "test"
+    static let summary = "Run a test command and record it as one run."
+    static let usage = """
+        USAGE: failscope test [--url <url>] [--token <token>] [--project <name>] [--run-id <id>]
+                              [--spool <dir>] [--retry-seconds <n>] [--summary <file>] [--base-branch <name>]
+                              -- <command> [<argument> ...]
+
+        ARGUMENTS:
+          <command> ...          The test command, e.g. swift test --parallel.
+
+        OPTIONS:
+          --url <url>            The service. (env FAILSCOPE_URL; without it the run stays in the spool)
+          --token <token>        An upload token. (env FAILSCOPE_TOKEN)
+          --project <name>       The project. (default: the working directory's name; env FAILSCOPE_PROJECT)
+          --run-id <id>          The run's id. (default: env FAILSCOPE_RUN_ID, or a new one)
+          --spool <dir>          The spool folder. (default: .failscope/spool; env FAILSCOPE_SPOOL)
+          --retry-seconds <n>    How long to retry an unreachable service. (default: 20)
+          --summary <file>       Write what changed against the base branch as Markdown (as `failscope
+                                 summary`), also appended to $GITHUB_STEP_SUMMARY when that is set.
+          --base-branch <name>   The branch --summary compares with. (default: main)
+
+          XCTest tests are recorded by the reporter the test target links; with `swift test`, every
+          Swift Testing test is recorded from its event stream too. Exit status: the test command's
+          (128 + N when it died of signal N), or 64 for a usage error.
+        """
+
+    /// The variable that tells the reporter in the test processes to print no summary line of its own.
+    static let quietVariable = "FAILSCOPE_QUIET"
+
+    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        let urlText = arguments.option("url") ?? environment["FAILSCOPE_URL"]
+        let url = try urlText.map { text in
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                throw UsageError("--url must be an http(s) URL, got \"\(text)\"")
+            }
+            return url
+        }
+        let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"]
+        let project =
+            arguments.option("project") ?? environment["FAILSCOPE_PROJECT"]
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).lastPathComponent
+        let runID = arguments.option("run-id") ?? environment["FAILSCOPE_RUN_ID"] ?? newRunID()
+        guard Run.isValidID(runID) else {
+            throw UsageError("--run-id must be 1-64 characters of A-Z a-z 0-9 . _ -, got \"\(runID)\"")
+        }
+        let spoolPath = arguments.option("spool") ?? environment["FAILSCOPE_SPOOL"] ?? ".failscope/spool"
+        let retry = try arguments.integer("retry-seconds", default: 20, in: 0...3600)
+        let summaryFile = arguments.option("summary")
+        let baseBranch = arguments.option("base-branch") ?? "main"
+        var command = arguments.trailing
+        try arguments.checkAllConsumed()
+        guard !command.isEmpty else { throw UsageError("the test command is missing: failscope test -- swift test") }
+
+        let spool = Spool(directory: URL(fileURLWithPath: spoolPath).standardizedFileURL)
+        let started = Date()
+        let events = spool.folder(of: runID).deletingLastPathComponent().appendingPathComponent(
+            ".\(runID).events.jsonl")
+        let recordsEvents = isSwiftTest(command) && !command.contains("--event-stream-output-path")
+        if recordsEvents {
+            try FileManager.default.createDirectory(at: spool.directory, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: events)
+            command += ["--event-stream-output-path", events.path, "--event-stream-version", "0"]
+        }
+        var childEnvironment = environment
+        childEnvironment["FAILSCOPE_RUN_ID"] = runID
+        childEnvironment["FAILSCOPE_SPOOL"] = spool.directory.path
+        childEnvironment["FAILSCOPE_PROJECT"] = project
+        childEnvironment["FAILSCOPE_URL"] = url?.absoluteString
+        childEnvironment["FAILSCOPE_TOKEN"] = token
+        childEnvironment[quietVariable] = "1"
+        let status = try runToEnd(command, environment: childEnvironment)
+
+        var notes: [String] = []
+        let api = url.map { APIClient(baseURL: $0, token: token) }
+        // What the test processes could not send (a crash, the service down), then the Swift Testing
+        // tests the trait did not record: those neither in the spool nor on the service.
+        var report: Uploader.Report?
+        if let api { report = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(runID: runID) }
+        if recordsEvents {
+            do {
+                var recorded = try Set(spool.results(ofRun: runID).map(TestJournal.key(of:)))
+                if let api, let detail = try? await api.get(RunDetail.self, "api/v1/runs/\(runID)") {
+                    recorded.formUnion(detail.pages.flatMap(\.callSites).flatMap(\.results).map(TestJournal.key(of:)))
+                }
+                let added = try recordSwiftTesting(
+                    from: events, excluding: recorded, runID: runID, project: project, spool: spool, at: started)
+                if added > 0 {
+                    notes.append("\(added) Swift Testing result(s) recorded from the event stream")
+                    if let api {
+                        let more = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(runID: runID)
+                        report?.remainingFiles = more.remainingFiles
+                        report?.problems += more.problems
+                    }
+                }
+            } catch {
+                notes.append("the Swift Testing event stream could not be read: \(error)")
+            }
+            try? FileManager.default.removeItem(at: events)
+        }
+        guard let url, let api, let report else {
+            printError(
+                "Failscope: run \(runID) recorded in \(spool.folder(of: runID).path) (no --url or FAILSCOPE_URL); "
+                    + "send it with `failscope upload`" + notes.map { "; " + $0 }.joined())
+            return status
+        }
+        if report.crashedTests > 0 {
+            notes.append("\(report.crashedTests) test(s) of crashed processes recorded as errors")
+        }
+        var line: String
+        if let detail = try? await api.get(RunDetail.self, "api/v1/runs/\(runID)") {
+            let counts = detail.summary.counts
+            line =
+                "Failscope: \(counts.total) results (\(counts.passed) passed, \(counts.failed) failed, "
+                + "\(counts.error) errors, \(counts.skipped) skipped), run \(detail.summary.status.rawValue)"
+        } else {
+            line = "Failscope: run \(runID)"
+        }
+        if report.remainingFiles == 0 && report.problems.isEmpty {
+            line += ", uploaded to \(api.dashboardURL(runID: runID))"
+        } else {
+            line +=
+                ", \(report.remainingFiles) file(s) wait in \(spool.folder(of: runID).path) "
+                + "(\(RunsCommand.clean(report.problems.first ?? "upload incomplete"))); send them with `failscope upload`"
+        }
+        printError(line + notes.map { "; " + $0 }.joined())
+        if let summaryFile {
+            do {
+                let comparison = try await SummaryCommand.compare(
+                    runID: runID, api: api, baseBranch: baseBranch, baseRun: nil)
+                try SummaryCommand.write(
+                    PullRequestSummary(comparison: comparison, serviceURL: url).markdown, to: summaryFile)
+            } catch {
+                printError("Failscope: no summary: \(RunsCommand.clean("\(error)"))")
+            }
+        }
+        return status
+    }
+
+    /// A new run id: `run-` and 20 random hex digits.
+    static func newRunID() -> String {
+        "run-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
+    }
+
+    /// Whether `command` is `swift test …` (or `swift-test …`).
+    static func isSwiftTest(_ command: [String]) -> Bool {
+        let program = URL(fileURLWithPath: command[0]).lastPathComponent
+        return program == "swift-test" || (program == "swift" && command.dropFirst().first == "test")
+    }
+
+    /// Runs `command` (found on PATH) with the terminal's standard streams; returns its exit status,
+    /// 128 + N for a death by signal N.
+    static func runToEnd(_ command: [String], environment: [String: String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        process.environment = environment
+        do {
+            try process.run()
+        } catch {
+            throw CommandError("cannot run \(command[0]): \(error.localizedDescription)")
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// Writes the Swift Testing results of the event stream at `events` whose keys
+    /// (`TestJournal.key(of:)`) are not in `recorded` into the run's spool, as one more writer of the
+    /// run; returns how many.
+    static func recordSwiftTesting(
+        from events: URL, excluding recorded: Set<String>, runID: String, project: String, spool: Spool,
+        at started: Date
+    ) throws -> Int {
+        guard FileManager.default.fileExists(atPath: events.path) else { return 0 }
+        let report = try EventStreamImporter().parse(fileAt: events.path)
+        let missing = report.results.filter { !recorded.contains(TestJournal.key(of: $0)) }
+        guard !missing.isEmpty else { return 0 }
+        let environment = ProcessInfo.processInfo.environment
+        var ci = CIEnvironment.detect(environment).fillingFromGit()
+        if let branch = environment["FAILSCOPE_BRANCH"], !branch.isEmpty { ci.branch = branch }
+        if let commit = environment["FAILSCOPE_COMMIT"], !commit.isEmpty { ci.commit = commit }
+        let writer = SpoolWriter(spool: spool, runID: runID)
+        try writer.write(
+            Run(
+                id: runID, project: project, branch: ci.branch, commit: ci.commit, ciProvider: ci.provider,
+                ciBuildURL: ci.buildURL, ciJob: ci.job, source: .reporter, startedAt: report.startedAt ?? started))
+        try writer.write(missing)
+        try writer.markFinished(at: Date())
+        return missing.count
+    }
+}

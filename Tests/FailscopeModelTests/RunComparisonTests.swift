@@ -1,0 +1,58 @@
+import FailscopeModel
+import Foundation
+import XCTest
+
+final class RunComparisonTests: XCTestCase {
+    private var nextID = 0
+
+    /// A run whose results are `(test, attempt, status, duration)`, one page group.
+    private func detail(_ id: String, _ results: [(String, Int, TestStatus, Double)]) -> RunDetail {
+        let summaries = results.map { test, attempt, status, duration -> ResultSummary in
+            nextID += 1
+            return ResultSummary(
+                id: nextID, runId: id, testId: "id-\(test)", suite: "Suite", name: test, arguments: nil,
+                device: "iPhone 15", attempt: attempt, status: status, startedAt: nil, duration: duration, page: nil,
+                callSite: nil, message: status.outcome == .fail ? "boom" : nil, screenshot: nil)
+        }
+        return RunDetail(
+            summary: RunSummary(
+                run: Run(id: id, project: "P", branch: "main", startedAt: Date(timeIntervalSince1970: 1)),
+                status: .failed, counts: ResultCounts(total: results.count)),
+            pages: [.init(page: nil, counts: ResultCounts(), callSites: [.init(callSite: nil, results: summaries)])])
+    }
+
+    func testEachTestIsJudgedByItsLastAttempt() {
+        let base = detail(
+            "base",
+            [
+                ("stays", 1, .passed, 1), ("breaks", 1, .passed, 1), ("heals", 1, .failed, 1), ("stuck", 1, .error, 1),
+                ("gone", 1, .passed, 1), ("slower", 1, .passed, 1.0), ("skipped", 1, .skipped, 0),
+            ])
+        let run = detail(
+            "run",
+            [
+                ("stays", 1, .passed, 1.05), ("breaks", 1, .failed, 1), ("heals", 1, .passed, 1),
+                ("stuck", 1, .failed, 1),
+                ("retried", 1, .failed, 1), ("retried", 2, .passed, 1), ("slower", 1, .passed, 3.0),
+                ("skipped", 1, .failed, 1), ("new", 1, .expectedFailure, 1),
+            ])
+        let comparison = RunComparison(run: run, base: base)
+        XCTAssertEqual(comparison.newFailures.map(\.name), ["breaks", "skipped"])
+        XCTAssertEqual(comparison.stillFailing.map(\.name), ["stuck"])
+        XCTAssertEqual(comparison.fixed.map(\.name), ["heals"])
+        XCTAssertEqual(comparison.flaky.map(\.name), ["retried"])
+        XCTAssertEqual(comparison.flaky.first?.attempt, 2, "the last attempt")
+        XCTAssertEqual(comparison.newTests.map(\.name), ["retried", "new"])
+        XCTAssertEqual(comparison.removedTests.map(\.name), ["gone"])
+        XCTAssertEqual(comparison.durationChanges.map(\.result.name), ["slower"], "stays changed by 5 %: noise")
+        XCTAssertEqual(comparison.durationChanges.first?.baseDuration, 1.0)
+    }
+
+    func testWithoutABaseEveryFailureIsNew() {
+        let comparison = RunComparison(run: detail("run", [("a", 1, .failed, 1), ("b", 1, .passed, 1)]), base: nil)
+        XCTAssertEqual(comparison.newFailures.map(\.name), ["a"])
+        XCTAssertEqual(comparison.fixed, [])
+        XCTAssertEqual(comparison.newTests, [], "nothing to be new against")
+        XCTAssertNil(comparison.base)
+    }
+}

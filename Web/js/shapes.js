@@ -1,0 +1,180 @@
+// The JSON the views read, in one place: the read API's shapes as the service's OpenAPI document
+// (GET /api/v1/openapi.json, Sources/FailscopeService/OpenAPIDocument.swift) defines them, limited to
+// the fields the dashboard uses. Views read these names and nothing else: no fallbacks to other
+// spellings, no probing of the document at run time. A field marked `?` may be absent.
+//
+// A result's outcome, the flaky and broken rules (docs/flaky.md) and the counts are the service's;
+// the views show them and never recount them.
+
+/**
+ * @typedef {{file: string, line: number}} SourceLocation  a file and line (XCTest's `XCTSourceCodeLocation`)
+ * @typedef {'passed'|'failed'|'error'|'skipped'|'expected_failure'} TestStatus
+ * @typedef {'incomplete'|'passed'|'failed'} RunStatus
+ * @typedef {'reporter'|'junit'|'event_stream'|'xcresult'} RunSource  `reporter`: FailscopeReporter; the others: imported
+ *
+ * @typedef {object} Run
+ * @property {string} id
+ * @property {string} project
+ * @property {string} [branch]
+ * @property {string} [commit]
+ * @property {string} [device]
+ * @property {string} [osVersion]
+ * @property {string} [ciProvider]
+ * @property {string} [ciBuildURL]
+ * @property {string} [ciJob]
+ * @property {RunSource} source
+ * @property {string} startedAt  ISO 8601
+ * @property {string} [finishedAt]
+ *
+ * @typedef {object} ResultCounts  results per status (every attempt counts)
+ * @property {number} total
+ * @property {number} passed
+ * @property {number} failed
+ * @property {number} error
+ * @property {number} skipped
+ * @property {number} expectedFailure
+ * @property {number} failingTests  tests whose last attempt failed or errored (a run's counts only)
+ *
+ * @typedef {{run: Run, status: RunStatus, counts: ResultCounts}} RunSummary  GET /api/v1/runs → {runs: RunSummary[], nextCursor?}
+ *
+ * @typedef {object} ResultSummary  one result in a run or a history; page and call site of its first failure, else of the trail's last step
+ * @property {number} id
+ * @property {string} runId
+ * @property {string} testId
+ * @property {string} suite
+ * @property {string} name
+ * @property {string} [arguments]
+ * @property {string} [device]
+ * @property {number} attempt
+ * @property {TestStatus} status
+ * @property {string} [startedAt]
+ * @property {number} [duration]  seconds
+ * @property {string} [page]
+ * @property {SourceLocation} [callSite]  where the test called the page object
+ * @property {string} [message]  the first failure's message
+ * @property {string} [screenshot]  SHA-256 of the failure screenshot (/artifacts/{sha}.png)
+ *
+ * @typedef {object} RunDetail  GET /api/v1/runs/{runId}
+ * @property {RunSummary} summary
+ * @property {{page?: string, counts: ResultCounts,
+ *   callSites: {callSite?: SourceLocation, results: ResultSummary[]}[]}[]} pages
+ *   by page (failing pages first, no page last), then call site; a group's counts are its results'
+ *
+ * @typedef {object} Failure  an assertion failure or a thrown error (isError)
+ * @property {string} message
+ * @property {SourceLocation} [location]  the failure location: where XCTest recorded the failure
+ * @property {string} [page]
+ * @property {string} [action]
+ * @property {SourceLocation} [callSite]
+ * @property {{x: number, y: number, width: number, height: number}} [elementFrame]  points
+ * @property {boolean} isError
+ *
+ * @typedef {object} ArtifactLink
+ * @property {'screenshot'|'element_tree'} kind
+ * @property {string} url
+ * @property {boolean} available  false until the artifact is uploaded
+ * @property {number} [width]  pixels
+ * @property {number} [height]
+ *
+ * @typedef {object} ResultDetail  GET /api/v1/results/{resultId}
+ * @property {ResultSummary} result
+ * @property {RunSummary} run
+ * @property {string} [skipReason]
+ * @property {Failure[]} failures
+ * @property {ArtifactLink[]} artifacts
+ * @property {{page: string, action?: string, callSite?: SourceLocation}[]} trail
+ * @property {{x: number, y: number, width: number, height: number}} [elementFrame]
+ * @property {{resultId: number, runId: string, artifact: ArtifactLink}} [lastPassingScreenshot]
+ * @property {string} [systemOut]
+ * @property {string} [systemErr]
+ *
+ * @typedef {object} TestHistory  GET /api/v1/tests/{testId}/history, newest first
+ * @property {{id: string, project: string, suite: string, name: string, arguments?: string}} test
+ * @property {{result: ResultSummary, branch?: string, commit?: string, ranAt: string}[]} entries
+ * @property {string} [nextCursor]
+ *
+ * @typedef {{device: string, failureCount: number}} DeviceCount
+ *
+ * @typedef {object} FlakyPageSummary  GET /api/v1/pages → {since, pages: FlakyPageSummary[]}
+ * @property {string} page  or NO_PAGE, then `suite` says whose
+ * @property {string} [suite]
+ * @property {number} resultCount
+ * @property {number} failureCount
+ * @property {number} failingTestCount
+ * @property {string} [lastFailureAt]
+ * @property {number} flakyTestCount
+ * @property {number} flakyFailureCount
+ * @property {string} [lastFlakyFailureAt]
+ * @property {DeviceCount[]} devices  where the flaky failures happened
+ *
+ * @typedef {{resultId: number, runId: string, ranAt: string, screenshot?: string}} FailureLink  screenshot: /artifacts/{sha}.png
+ *
+ * @typedef {object} FlakyTest  one test on one branch, flaky by docs/flaky.md
+ * @property {string} testId
+ * @property {string} project
+ * @property {string} suite
+ * @property {string} name
+ * @property {string} [arguments]
+ * @property {string} branch
+ * @property {('contradiction'|'flip_rate')[]} reasons
+ * @property {number} [flipRate]  flips / (sampleCount − 1); absent with fewer than policy.minimumResults results
+ * @property {number} flips
+ * @property {number} sampleCount
+ * @property {number} passCount
+ * @property {number} failCount
+ * @property {{commit: string, passes: number, fails: number, seenAt: string}[]} contradictingCommits  the 5 newest
+ * @property {number} contradictingCommitCount
+ * @property {string} [firstFlakyFailureAt]
+ * @property {string} [lastFlakyFailureAt]
+ * @property {{file: string, line: number, page: string, totalFailureCount: number, lastFailureAt: string}[]} callSites
+ * @property {DeviceCount[]} devices
+ * @property {FailureLink} [newestFailure]
+ *
+ * @typedef {object} BrokenTest  every result on the newest commit failed (at least policy.brokenMinimum)
+ * @property {string} testId
+ * @property {string} project
+ * @property {string} suite
+ * @property {string} name
+ * @property {string} [arguments]
+ * @property {string} branch
+ * @property {string} commit
+ * @property {number} failCount
+ * @property {FailureLink} [newestFailure]
+ *
+ * @typedef {object} FlakyPolicy
+ * @property {number} recentResults
+ * @property {number} flipRateThreshold
+ * @property {number} minimumResults
+ * @property {number} recoveryPasses
+ * @property {number} brokenMinimum
+ *
+ * @typedef {object} ElementTree  the `element_tree` artifact the reporter uploads with a screenshot (SimulatedUI's
+ *   ScreenSnapshot as JSON): {device: {name, width, height, scale}, root: Element}; sizes in points
+ * @typedef {object} Element
+ * @property {string} elementType
+ * @property {string} identifier
+ * @property {string} label
+ * @property {string} [value]
+ * @property {string} [placeholderValue]
+ * @property {number[][]} frame  Foundation's CGRect: [[x, y], [width, height]]
+ * @property {boolean} isEnabled
+ * @property {boolean} hasFocus
+ * @property {boolean} isHittable
+ * @property {Element[]} children
+ *
+ * @typedef {object} FlakyReport  GET /api/v1/flaky?page=&suite=&project=&branch=&days=&device=
+ * @property {string} since
+ * @property {number} days
+ * @property {FlakyPolicy} policy
+ * @property {FlakyTest[]} flaky
+ * @property {BrokenTest[]} broken
+ */
+
+/** The page of results without one (unit tests, imported results), as GET /api/v1/pages and /flaky name it. */
+export const NO_PAGE = '(no page)';
+
+/** Whether the run's results came from FailscopeReporter (else from an importer: JUnit, xcresult, event stream). */
+export const isReporterRun = (run) => run.source === 'reporter';
+
+/** The flaky window in days the API applies when none is asked for (FlakyReport.days). */
+export const DEFAULT_DAYS = 14;
