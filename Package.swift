@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Failscope: a test-results dashboard and failure-screenshot archive for Page Object UI tests.
-// The module layout follows DESIGN.md: one module per concern, each C library behind one system-library module.
+// One module per concern, each C library behind one system-library module (README.md, "Layout").
 
 import PackageDescription
 
@@ -29,11 +29,13 @@ let package = Package(
         .target(name: "SimulatedUI"),
         .target(
             name: "ScreenRaster",
-            dependencies: ["SimulatedUI", "CPNGShim", "CFreeType", "CRasterKernels"]
+            dependencies: ["SimulatedUI", "PNGCodec", "CFreeType", "CRasterKernels"]
         ),
         // Canvas's per-pixel loops: C stays fast in a debug build without unsafe optimization flags.
         .target(name: "CRasterKernels"),
-        // libpng's setjmp error path in C, so libpng errors come back to ScreenRaster as codes.
+        // PNG encoding, decoding and size limits for the rasterizer, the service and the store.
+        .target(name: "PNGCodec", dependencies: ["CPNGShim"]),
+        // libpng's setjmp error path in C, so libpng errors come back to PNGCodec as codes.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // Release benchmark of render + encode (scripts/bench/raster.sh).
         .executableTarget(
@@ -70,7 +72,9 @@ let package = Package(
         // The service.
         .target(
             name: "FailscopeStore",
-            dependencies: ["FailscopeModel", "CSQLite", "CLibPQ", "SQLiteMigrations", "PostgresMigrations"]
+            dependencies: [
+                "FailscopeModel", "CSQLite", "CLibPQ", "PNGCodec", "SQLiteMigrations", "PostgresMigrations",
+            ]
         ),
         // Each engine's SQL, embedded in the binary (Migrations/README.md).
         .target(
@@ -81,13 +85,18 @@ let package = Package(
             name: "PostgresMigrations", path: "Migrations/postgres",
             resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
         ),
+        // The HTTP transport (libmicrohttpd: connections, limits, deadlines, shutdown), answering with any Responder.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        // Routing above it: the router, route groups and their head middleware, the access log, static files.
+        .target(name: "HTTPRouting", dependencies: ["HTTPServer"]),
         .executableTarget(
-            name: "http-bench", dependencies: ["HTTPServer", "FailscopeService", "FailscopeStore", "FailscopeModel"]
+            name: "http-bench",
+            dependencies: ["HTTPServer", "HTTPRouting", "FailscopeService", "FailscopeStore", "FailscopeModel"]
         ),  // scripts/bench/http.sh
         .target(
             name: "FailscopeService",
-            dependencies: ["FailscopeStore", "HTTPServer", "FailscopeModel", "ScreenRaster"]
+            dependencies: ["FailscopeStore", "HTTPServer", "HTTPRouting", "FailscopeModel", "PNGCodec"],
+            resources: [.embedInCode("openapi.json")]  // the API contract, served at /api/v1/openapi.json
         ),
         .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
         .executableTarget(name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/flaky.sh
@@ -114,16 +123,18 @@ let package = Package(
         .testTarget(name: "SimulatedUITests", dependencies: ["SimulatedUI"]),
         .testTarget(name: "PageObjectsTests", dependencies: ["PageObjects", "SimulatedUI", "FailscopeReporter"]),
         .testTarget(
-            name: "ScreenRasterTests", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"],
+            name: "ScreenRasterTests",
+            dependencies: ["ScreenRaster", "PNGCodec", "SimulatedUI", "DemoApp", "DemoAccessibility"],
             exclude: ["References", "Fixtures"]  // PNGs read from the source tree by the tests
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
         .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPRouting", "FailscopeTesting"]),
+        .testTarget(name: "HTTPRoutingTests", dependencies: ["HTTPRouting", "HTTPServer"]),
         .testTarget(
             name: "FailscopeServiceTests",
-            dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting"]
+            dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting", "HTTPRouting"]
         ),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
         .testTarget(

@@ -194,6 +194,43 @@ static void fs_read_fn(png_structp png, png_bytep bytes, size_t length) {
     in->offset += length;
 }
 
+/* A read struct and its info struct reporting to `state`; false (with a message) when either cannot be made. */
+static int fs_create_reader(fs_error_state *state, png_structp *png, png_infop *info) {
+    *png = png_create_read_struct(PNG_LIBPNG_VER_STRING, state, fs_error_fn, fs_warning_fn);
+    if (*png == NULL) {
+        fs_set_message(state, "png_create_read_struct failed");
+        return 0;
+    }
+    *info = png_create_info_struct(*png);
+    if (*info == NULL) {
+        png_destroy_read_struct(png, NULL, NULL);
+        fs_set_message(state, "png_create_info_struct failed");
+        return 0;
+    }
+    return 1;
+}
+
+/* Reads the chunks before the image data within the limits (libpng's user limits for the sides, a chunk at most
+ * 8 MiB, `max_pixels` checked here) and, when `out_width` and `out_height` are given, sets them from the header
+ * first. On any error it longjmps to the caller's setjmp, so call it only after that setjmp. */
+static void fs_read_header(png_structp png, png_infop info, fs_input *in, uint32_t max_width, uint32_t max_height,
+                           uint64_t max_pixels, uint32_t *out_width, uint32_t *out_height) {
+    png_set_read_fn(png, in, fs_read_fn);
+    png_set_user_limits(png, max_width, max_height);
+    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
+    png_read_info(png, info);
+    png_uint_32 width = png_get_image_width(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
+    if (out_width != NULL && out_height != NULL) {
+        *out_width = width;
+        *out_height = height;
+    }
+    if ((uint64_t)width * (uint64_t)height > max_pixels) {
+        in->error->code = FS_PNG_TOO_LARGE;
+        png_error(png, "the image has more pixels than allowed");
+    }
+}
+
 int fs_png_decode_rgba(const uint8_t *data, size_t size, uint32_t max_width, uint32_t max_height,
                        uint64_t max_pixels, uint8_t **out_pixels, uint32_t *out_width, uint32_t *out_height,
                        char *message, size_t message_capacity) {
@@ -202,17 +239,9 @@ int fs_png_decode_rgba(const uint8_t *data, size_t size, uint32_t max_width, uin
     *out_pixels = NULL;
     *out_width = 0;
     *out_height = 0;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, fs_error_fn, fs_warning_fn);
-    if (png == NULL) {
-        fs_set_message(&state, "png_create_read_struct failed");
-        return FS_PNG_NO_MEMORY;
-    }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
-        fs_set_message(&state, "png_create_info_struct failed");
-        return FS_PNG_NO_MEMORY;
-    }
+    png_structp png = NULL;
+    png_infop info = NULL;
+    if (!fs_create_reader(&state, &png, &info)) return FS_PNG_NO_MEMORY;
     uint8_t *volatile pixels = NULL;
     png_bytep *volatile rows = NULL;
     if (setjmp(png_jmpbuf(png))) {
@@ -221,17 +250,9 @@ int fs_png_decode_rgba(const uint8_t *data, size_t size, uint32_t max_width, uin
         free(rows);
         return state.code == FS_PNG_OK ? FS_PNG_ERROR : state.code;
     }
-    png_set_read_fn(png, &in, fs_read_fn);
-    png_set_user_limits(png, max_width, max_height);
-    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
-    png_read_info(png, info);
-
+    fs_read_header(png, info, &in, max_width, max_height, max_pixels, NULL, NULL);
     png_uint_32 width = png_get_image_width(png, info);
     png_uint_32 height = png_get_image_height(png, info);
-    if ((uint64_t)width * (uint64_t)height > max_pixels) {
-        state.code = FS_PNG_TOO_LARGE;
-        png_error(png, "the image has more pixels than allowed");
-    }
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
@@ -269,35 +290,17 @@ int fs_png_verify(const uint8_t *data, size_t size, uint32_t max_width, uint32_t
     fs_input in = {data, size, 0, &state};
     *out_width = 0;
     *out_height = 0;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, fs_error_fn, fs_warning_fn);
-    if (png == NULL) {
-        fs_set_message(&state, "png_create_read_struct failed");
-        return FS_PNG_NO_MEMORY;
-    }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
-        fs_set_message(&state, "png_create_info_struct failed");
-        return FS_PNG_NO_MEMORY;
-    }
+    png_structp png = NULL;
+    png_infop info = NULL;
+    if (!fs_create_reader(&state, &png, &info)) return FS_PNG_NO_MEMORY;
     uint8_t *volatile row = NULL;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, NULL);
         free(row);
         return state.code == FS_PNG_OK ? FS_PNG_ERROR : state.code;
     }
-    png_set_read_fn(png, &in, fs_read_fn);
-    png_set_user_limits(png, max_width, max_height);
-    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
-    png_read_info(png, info);
-    png_uint_32 width = png_get_image_width(png, info);
+    fs_read_header(png, info, &in, max_width, max_height, max_pixels, out_width, out_height);
     png_uint_32 height = png_get_image_height(png, info);
-    *out_width = width;
-    *out_height = height;
-    if ((uint64_t)width * (uint64_t)height > max_pixels) {
-        state.code = FS_PNG_TOO_LARGE;
-        png_error(png, "the image has more pixels than allowed");
-    }
     /* No transformations: rows as stored (at most 8 bytes a pixel), one buffer reused for every row and pass. */
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPRouting
 import HTTPServer
 
 /// What the dashboard (`Web/`) needs from the service besides the API: its security headers and

@@ -1,18 +1,20 @@
 import FailscopeModel
 import FailscopeStore
 import Foundation
-import HTTPServer
+import HTTPRouting
 
 /// The Failscope HTTP application: every route of `/api/v1/openapi.json`, built by one function so tests
 /// drive it in-process (`application.router.respond(to:)`) and `failscope serve` hands the same router to
 /// the HTTP transport.
 ///
-/// Routes (the OpenAPI document is the contract): ingest `PUT /api/v1/runs/{runId}`,
-/// `POST /api/v1/runs/{runId}/results`, `POST /api/v1/runs/{runId}/finish`, `PUT|GET|HEAD
-/// /api/v1/artifacts/{sha256}`; reads `GET /api/v1/runs`, `/api/v1/runs/{runId}`,
-/// `/api/v1/results/{resultId}`, `/api/v1/tests/{testId}/history`, `/api/v1/pages`; files
-/// `GET /artifacts/{sha256}.png|.json`; `GET /healthz`, `/metrics`, `/api/v1/openapi.json`; the dashboard
-/// (`Web/`) at `/` with a strict CSP (``DashboardAssets``) and Chart.js at `/vendor/chart.js`. Errors are always `{"error":{"code","message"}}`.
+/// Routes (the OpenAPI document is the contract), by area under `Routes/`: operations `GET /healthz`, `/metrics`,
+/// `/api/v1/openapi.json`; ingest `PUT /api/v1/runs/{runId}`, `POST /api/v1/runs/{runId}/results`,
+/// `POST /api/v1/runs/{runId}/finish`; artifacts `PUT|GET|HEAD /api/v1/artifacts/{sha256}` and
+/// `GET /artifacts/{sha256}.png|.json`; reads `GET /api/v1/runs`, `/api/v1/runs/{runId}`,
+/// `/api/v1/results/{resultId}`, `/api/v1/tests/{testId}/history`; flaky `GET /api/v1/pages`, `/api/v1/flaky`; the
+/// dashboard (`Web/`) at `/` with a strict CSP (``DashboardAssets``) and Chart.js at `/vendor/chart.js`. Writes are
+/// one route group behind the upload token, API reads one behind the read token (``BearerAuthorization``). Errors
+/// are always `{"error":{"code","message"}}`.
 public struct FailscopeApplication: Sendable {
     public let router: Router
     public let store: FailscopeStore
@@ -22,42 +24,41 @@ public struct FailscopeApplication: Sendable {
     public static func build(_ configuration: ServiceConfiguration, store: FailscopeStore) -> FailscopeApplication {
         let metrics = ServiceMetrics()
         var router = Router(accessLog: MultiplexAccessLog([configuration.accessLog, metrics]))
-        let handlers = Handlers(store: store, metrics: metrics)
-        // Authorization is decided from the request head, before any body byte is read (an unauthorized upload
-        // is answered 401 and its connection closed): one check per group of routes.
+        // Authorization is one head middleware per group of routes, decided from the request head before any body
+        // byte is read (an unauthorized upload is answered 401 and its connection closed).
         let authorization = BearerAuthorization(
             uploadTokens: configuration.uploadTokens, readToken: configuration.readToken)
-        let upload: HeadCheck = { try authorization.requireUpload($0) }
-        let read: HeadCheck = { try authorization.requireRead($0) }
 
-        router.get("/healthz", handlers.health)
-        router.get("/metrics", handlers.metricsText)
-        router.get("/api/v1/openapi.json", handlers.openAPI)
+        let operations = OperationsRoutes(store: store, metrics: metrics)
+        router.get("/healthz", operations.health)
+        router.get("/metrics", operations.metricsText)
+        router.get("/api/v1/openapi.json", operations.openAPI)
 
-        router.put(
-            "/api/v1/runs/{runId}", maxBodyBytes: configuration.maxRunBodyBytes, authorize: upload, handlers.putRun)
-        router.post(
-            "/api/v1/runs/{runId}/results", maxBodyBytes: configuration.maxBatchBodyBytes, authorize: upload,
-            handlers.postResults)
-        router.post(
-            "/api/v1/runs/{runId}/finish", maxBodyBytes: configuration.maxRunBodyBytes, authorize: upload,
-            handlers.finishRun)
-        router.put(
-            "/api/v1/artifacts/{sha256}", maxBodyBytes: configuration.maxArtifactBytes, authorize: upload,
-            handlers.putArtifact)
-        router.get("/api/v1/artifacts/{sha256}", authorize: read, handlers.artifactInfo)
+        let ingest = IngestRoutes(store: store, metrics: metrics)
+        let artifacts = ArtifactRoutes(store: store, metrics: metrics)
+        router.group({ try authorization.requireUpload($0) }) { uploads in
+            uploads.put("/api/v1/runs/{runId}", maxBodyBytes: configuration.maxRunBodyBytes, ingest.putRun)
+            uploads.post(
+                "/api/v1/runs/{runId}/results", maxBodyBytes: configuration.maxBatchBodyBytes, ingest.postResults)
+            uploads.post("/api/v1/runs/{runId}/finish", maxBodyBytes: configuration.maxRunBodyBytes, ingest.finishRun)
+            uploads.put("/api/v1/artifacts/{sha256}", maxBodyBytes: configuration.maxArtifactBytes, artifacts.put)
+        }
 
-        router.get("/api/v1/runs", authorize: read, handlers.listRuns)
-        router.get("/api/v1/runs/{runId}", authorize: read, handlers.runDetail)
-        router.get("/api/v1/results/{resultId}", authorize: read, handlers.resultDetail)
-        router.get("/api/v1/tests/{testId}/history", authorize: read, handlers.testHistory)
+        let reads = ReadRoutes(store: store)
         let flaky = FlakyRoutes(store: store)
-        router.get("/api/v1/pages", authorize: read, flaky.pages)
-        router.get("/api/v1/flaky", authorize: read, flaky.flaky)
+        router.group({ try authorization.requireRead($0) }) { readers in
+            readers.get("/api/v1/artifacts/{sha256}", artifacts.info)
+            readers.get("/api/v1/runs", reads.listRuns)
+            readers.get("/api/v1/runs/{runId}", reads.runDetail)
+            readers.get("/api/v1/results/{resultId}", reads.resultDetail)
+            readers.get("/api/v1/tests/{testId}/history", reads.testHistory)
+            readers.get("/api/v1/pages", flaky.pages)
+            readers.get("/api/v1/flaky", flaky.flaky)
+        }
 
         let memory = configuration.artifactMemoryBytes
-        router.get("/artifacts/{sha256}.png", handlers.artifactFile(.screenshot, memoryBudget: memory))
-        router.get("/artifacts/{sha256}.json", handlers.artifactFile(.elementTree, memoryBudget: memory))
+        router.get("/artifacts/{sha256}.png", artifacts.file(.screenshot, memoryBudget: memory))
+        router.get("/artifacts/{sha256}.json", artifacts.file(.elementTree, memoryBudget: memory))
 
         router.get("/vendor/chart.js", DashboardAssets.chartJS())
         if let web = configuration.webDirectory {

@@ -1,5 +1,6 @@
 import FailscopeStore
 import Foundation
+import HTTPRouting
 import HTTPServer
 
 /// A running `failscope serve`: the store opened (and migrated) in the data folder, the application
@@ -34,7 +35,7 @@ public final class FailscopeServer: Sendable {
             transport.bodySpoolDirectory = incoming.path
         }
         do {
-            http = try HTTPServer(router: application.router, configuration: transport)
+            http = try HTTPServer(responder: application.router, configuration: transport)
         } catch {
             store.close()
             throw error

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPRouting
 import HTTPServer
 
 /// Everything `FailscopeApplication.build` needs besides the store: tokens, limits, the dashboard folder.

@@ -13,19 +13,19 @@ struct SuspendedConnection: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// What libmicrohttpd calls back: routes each request, collects its body, runs its handler and queues its
-/// response; counts requests in flight for a graceful shutdown. Shared by all worker threads.
+/// What libmicrohttpd calls back: checks each request head and asks the responder about it, collects the body,
+/// runs the accepted handler and queues its response; counts requests in flight for a graceful shutdown. Shared by
+/// all worker threads.
 final class Dispatcher: Sendable {
-    let router: Router
-    let resolutions = ResolutionCache()
+    let responder: any Responder
     let configuration: HTTPServerConfiguration
     let inFlight = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     /// Signalled when draining and the last in-flight request ends.
     let drained = DispatchSemaphore(value: 0)
 
-    init(router: Router, configuration: HTTPServerConfiguration) {
-        self.router = router
+    init(responder: any Responder, configuration: HTTPServerConfiguration) {
+        self.responder = responder
         self.configuration = configuration
     }
 
@@ -90,29 +90,25 @@ final class Dispatcher: Sendable {
             return queue(exchange, response, connection)
         }
         if exchange.overflow > 0 { return answer(exchange, exchange.rejection, failure: nil, connection) }
-        switch exchange.resolution {
+        switch exchange.plan {
         case .error(let error):
             return answer(exchange, Response.error(error), failure: nil, connection)
-        case .route(let route, _):
-            switch route.action {
-            case .sync(let handler):
-                let request: Request
-                do { request = try exchange.request() } catch {
-                    return answer(exchange, Router.map(error).0, failure: nil, connection)
-                }
-                let (response, failure) = Router.run(handler, request)
+        case .run(_, _, let handler):
+            let request: Request
+            do { request = try exchange.request() } catch {
+                return answer(exchange, Self.response(to: error), failure: nil, connection)
+            }
+            switch handler {
+            case .sync(let run):
+                let (response, failure) = run(request)
                 return answer(exchange, response, failure: failure, connection)
-            case .async(let handler):
-                let request: Request
-                do { request = try exchange.request() } catch {
-                    return answer(exchange, Router.map(error).0, failure: nil, connection)
-                }
+            case .async(let run):
                 let suspended = SuspendedConnection(pointer: connection)
-                let router = self.router
+                let responder = self.responder
                 MHD_suspend_connection(connection)
                 Task {
-                    let (response, failure) = await Router.run(handler, request)
-                    let finished = router.finish(
+                    let (response, failure) = await run(request)
+                    let finished = responder.finish(
                         response, method: request.method, path: request.path, id: request.id, route: request.route,
                         failure: failure, start: exchange.start)
                     exchange.pending.withLock { $0 = finished }
@@ -123,11 +119,18 @@ final class Dispatcher: Sendable {
         }
     }
 
+    /// The answer to an error reading the request (507 when its body could not be written to disk).
+    static func response(to error: any Error) -> Response {
+        if let error = error as? any HTTPError { return Response.error(error) }
+        return Response.error(HTTPStatusError.internalError)
+    }
+
     /// How many bytes past `limit` a body without `Content-Length` may send before the 413 is sent at once:
     /// the limit again, at least 1 MiB, at most 16 MiB.
     static func discardLimit(_ limit: Int) -> Int { min(max(limit, 1 << 20), 16 << 20) }
 
-    /// Reads the request line and headers and routes them; `headProblem` is what ``fs_mhd_head_problem`` found.
+    /// Reads the request line and headers and asks the responder about them; `headProblem` is what
+    /// ``fs_mhd_head_problem`` found.
     private func begin(
         connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, headProblem: Int32
     ) -> Exchange {
@@ -143,25 +146,34 @@ final class Dispatcher: Sendable {
             MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, collectQueryArgument, pointer)
         }
         let id = RequestID.accept(headers["X-Request-Id"]) ?? RequestID.make()
-        var resolution =
-            (Self.oversize(uriBytes: path.utf8.count + query.rawBytes, headers: headers, configuration)
-            ?? Self.malformedHead(headProblem) ?? Self.ambiguousLength(headers)).map { Router.Resolution.error($0) }
-            ?? resolutions.resolve(router, method: method, path: path)
         let peer = PeerAddress(fs_mhd_client_address(connection))
-        if case .route(let route, let parameters) = resolution, route.authorize != nil {
+        let plan: Exchange.Plan
+        var limit = 0
+        if let refusal = Self.oversize(uriBytes: path.utf8.count + query.rawBytes, headers: headers, configuration)
+            ?? Self.malformedHead(headProblem) ?? Self.ambiguousLength(headers)
+        {
+            plan = .error(refusal)
+        } else {
             var head = Request(
                 method: method, path: path, query: query.parameters, headers: headers, body: Data(), id: id,
                 remoteAddress: nil)
             head.peer = peer
-            if let refusal = Router.refusal(route, parameters: parameters, head: head) {
+            switch responder.decide(head: head) {
+            case .accept(let route, let parameters, let maxBodyBytes, let handler):
+                precondition(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
+                plan = .run(route: route, parameters: parameters, handler: handler)
+                limit = maxBodyBytes
+            case .answer(let error):
+                plan = .error(error)
+            case .refuse(let refusal):
                 // A body the client was not allowed to send is not read: the answer closes the connection.
                 let closes = Self.announcesBody(headers) ? ["Connection": "close"] : HTTPHeaders()
-                resolution = .error(HTTPStatusError(refusal, adding: closes))
+                plan = .error(HTTPStatusError(refusal, adding: closes))
             }
         }
         let exchange = Exchange(
             start: start, method: method, path: path, query: query.parameters, headers: headers, id: id,
-            peer: peer, resolution: resolution,
+            peer: peer, plan: plan, limit: limit,
             body: BodyBuffer(memoryLimit: configuration.bodyMemoryLimit, directory: configuration.bodySpoolDirectory))
         return exchange
     }
@@ -246,13 +258,13 @@ final class Dispatcher: Sendable {
     /// refused announces more than the discard allowance (its routing error). Returns whether it answered.
     private func queueEarlyRefusal(_ exchange: Exchange, _ connection: OpaquePointer) -> Bool {
         // An error that closes the connection need not wait for a body it would not trust.
-        if case .error(let error) = exchange.resolution, error.headers["Connection"] == "close" {
+        if case .error(let error) = exchange.plan, error.headers["Connection"] == "close" {
             _ = answer(exchange, exchange.rejection, failure: nil, connection)
             return true
         }
         guard let declared = exchange.headers["Content-Length"].flatMap(Int.init) else { return false }
-        switch exchange.resolution {
-        case .route: guard declared > exchange.limit else { return false }
+        switch exchange.plan {
+        case .run: guard declared > exchange.limit else { return false }
         case .error: guard declared > Self.discardLimit(0) else { return false }
         }
         _ = answer(exchange, exchange.rejection, failure: nil, connection)
@@ -265,7 +277,7 @@ final class Dispatcher: Sendable {
         exchange.answered = true
         var unsent = response
         unsent.body = .empty
-        _ = exchange.finish(unsent, router: router, failure: nil)
+        _ = exchange.finish(unsent, responder: responder, failure: nil)
         return MHD_Result.NO
     }
 
@@ -273,7 +285,7 @@ final class Dispatcher: Sendable {
     private func answer(_ exchange: Exchange, _ response: Response, failure: String?, _ connection: OpaquePointer)
         -> MHD_Result
     {
-        return queue(exchange, exchange.finish(response, router: router, failure: failure), connection)
+        return queue(exchange, exchange.finish(response, responder: responder, failure: failure), connection)
     }
 
     /// Turns a finished ``Response`` into a libmicrohttpd response and queues it.

@@ -15,8 +15,14 @@ final class Exchange: @unchecked Sendable {
     let headers: HTTPHeaders
     let id: String
     let peer: PeerAddress?
-    /// The route and its parameters, or the error to answer with (404, 405, 400) once the request is read.
-    let resolution: Router.Resolution
+    /// What to do once the request is read: run the accepted route's handler, or answer an error (the responder's
+    /// 404, 405, 400 or refusal, or the transport's own 414, 431, 400).
+    enum Plan: Sendable {
+        case run(route: String, parameters: [String: String], handler: RequestHandler)
+        case error(HTTPStatusError)
+    }
+    let plan: Plan
+    /// The largest body accepted, in bytes (0 for an error: such requests take no body).
     let limit: Int
     /// The body received so far (in memory, or a temporary file past the configured size).
     var body: BodyBuffer
@@ -29,7 +35,7 @@ final class Exchange: @unchecked Sendable {
 
     init(
         start: UInt64, method: HTTPMethod, path: String, query: QueryParameters, headers: HTTPHeaders, id: String,
-        peer: PeerAddress?, resolution: Router.Resolution, body: BodyBuffer
+        peer: PeerAddress?, plan: Plan, limit: Int, body: BodyBuffer
     ) {
         self.start = start
         self.method = method
@@ -38,9 +44,9 @@ final class Exchange: @unchecked Sendable {
         self.headers = headers
         self.id = id
         self.peer = peer
-        self.resolution = resolution
+        self.plan = plan
+        self.limit = limit
         self.body = body
-        if case .route(let route, _) = resolution { limit = route.maxBodyBytes } else { limit = 0 }
     }
 
     /// The request as handlers see it.
@@ -50,9 +56,9 @@ final class Exchange: @unchecked Sendable {
             method: method, path: path, query: query, headers: headers, body: try body.data(), id: id,
             remoteAddress: nil)
         request.peer = peer
-        if case .route(let route, let parameters) = resolution {
+        if case .run(let route, let parameters, _) = plan {
             request.parameters = parameters
-            request.route = route.pattern.text
+            request.route = route
         }
         return request
     }
@@ -60,7 +66,7 @@ final class Exchange: @unchecked Sendable {
     /// The answer to a body that went over the limit: the routing error (404, 405, 400; such requests accept no
     /// body), otherwise 413.
     var rejection: Response {
-        if case .error(let error) = resolution { return Response.error(error) }
+        if case .error(let error) = plan { return Response.error(error) }
         return Response.error(HTTPStatusError.bodyTooLarge(limit: limit))
     }
 
@@ -68,13 +74,13 @@ final class Exchange: @unchecked Sendable {
     var announcesBody: Bool { Dispatcher.announcesBody(headers) }
 
     var routeText: String {
-        if case .route(let route, _) = resolution { return route.pattern.text }
+        if case .run(let route, _, _) = plan { return route }
         return ""
     }
 
-    /// Adds the request id and logs, through the router.
-    func finish(_ response: Response, router: Router, failure: String?) -> Response {
-        router.finish(
+    /// Adds the request id and logs, through the responder.
+    func finish(_ response: Response, responder: any Responder, failure: String?) -> Response {
+        responder.finish(
             response, method: method, path: path, id: id, route: routeText, failure: failure, start: start)
     }
 }

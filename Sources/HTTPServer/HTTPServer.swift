@@ -7,19 +7,21 @@ import Synchronization
     import Glibc
 #endif
 
-/// An HTTP/1.1 server over libmicrohttpd that answers with a ``Router``.
+/// An HTTP/1.1 server over libmicrohttpd that answers with any ``Responder`` (`HTTPRouting`'s `Router` in
+/// Failscope): the transport owns connections, limits, deadlines and shutdown, and knows nothing of routes.
 ///
 /// Threading: libmicrohttpd runs `threadCount` worker threads, each with its own poll(2) loop (not epoll: in
 /// libmicrohttpd 0.9.75 `MHD_quiesce_daemon` on an epoll daemon with its own threads races with the workers
 /// over removing the listening socket from their epoll sets, and the loser aborts the process with "Failed
 /// to remove listen FD from epoll set"; with poll the workers are told through their inter-thread channel).
 /// A request's head is checked (a NUL or control byte in the target or a header field → 400; see
-/// ``Dispatcher``), routed and authorized (the route's ``HeadCheck``) before any body byte is read; its body is
-/// collected in chunks (refused with 413 as soon as it exceeds the route's limit; past
-/// ``HTTPServerConfiguration/bodyMemoryLimit`` in a temporary file), then a
-/// synchronous ``Handler`` runs directly on the worker thread; an ``AsyncHandler`` runs in a task while the
-/// connection is suspended (`MHD_suspend_connection`), and the worker goes on serving other connections.
-/// Responses are queued on the handler's *second* call for a request so keep-alive stays on (PLATFORM-NOTES).
+/// ``Dispatcher``) and given to ``Responder/decide(head:)`` (routing and authorization) before any body byte is
+/// read; its body is collected in chunks (refused with 413 as soon as it exceeds the accepted size; past
+/// ``HTTPServerConfiguration/bodyMemoryLimit`` in a temporary file), then a synchronous ``RequestHandler`` runs
+/// directly on the worker thread; an asynchronous one runs in a task while the connection is suspended
+/// (`MHD_suspend_connection`), and the worker goes on serving other connections. Responses are queued on the access
+/// handler's *second* call for a request, even a GET: libmicrohttpd 0.9.75 adds `Connection: close` to a response
+/// queued on the first call, which cost keep-alive (about 67,000 against 13,500 requests/s on loopback).
 ///
 /// Life cycle: `init` binds and starts serving; ``shutdown()`` stops accepting (`MHD_quiesce_daemon`; new
 /// connections are refused at once), lets
@@ -55,10 +57,10 @@ public final class HTTPServer: Sendable {
 
     private enum Phase { case running, stopping, stopped }
 
-    /// Binds to the configured host and port and starts serving `router`.
+    /// Binds to the configured host and port and starts answering with `responder`.
     ///
     /// - Throws: ``HTTPServerError`` for a bad host or port, or when libmicrohttpd cannot listen (port in use).
-    public init(router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) throws {
+    public init(responder: some Responder, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) throws {
         guard (0...65535).contains(configuration.port) else { throw HTTPServerError.invalidPort(configuration.port) }
         self.configuration = configuration
         var flags = UInt32(MHD_USE_POLL_INTERNAL_THREAD.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue)
@@ -67,7 +69,7 @@ public final class HTTPServer: Sendable {
         var address4 = sockaddr_in()
         var address6 = sockaddr_in6()
         Self.raiseOpenFileLimit(toHold: configuration.connectionLimit)
-        let retained = Unmanaged.passRetained(Dispatcher(router: router, configuration: configuration))
+        let retained = Unmanaged.passRetained(Dispatcher(responder: responder, configuration: configuration))
         let deadlines = ConnectionDeadlines(configuration: configuration)
         let notifier = UnsafeMutablePointer<fs_mhd_connection_notifier>.allocate(capacity: 1)
         notifier.initialize(

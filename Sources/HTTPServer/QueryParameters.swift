@@ -52,9 +52,9 @@ public struct QueryParameters: Sendable, Sequence, Equatable {
 }
 
 /// Percent-decoding of URL components (RFC 3986, section 2.1).
-enum PercentDecoding {
+package enum PercentDecoding {
     /// Decodes `%XX` escapes; `nil` if an escape is malformed (`%`, `%4`, `%zz`) or the result is not UTF-8.
-    static func decodePath<S: StringProtocol>(_ text: S) -> String? {
+    package static func decodePath<S: StringProtocol>(_ text: S) -> String? {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)

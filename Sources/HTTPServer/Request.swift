@@ -3,7 +3,7 @@ import Foundation
 /// One HTTP request as a handler sees it: method, path, query, headers, the whole body, and what routing found.
 ///
 /// The transport builds it once the body is complete (bodies arrive in chunks and are collected up to the route's
-/// `maxBodyBytes`); tests build it directly and pass it to ``Router/respond(to:)``.
+/// `maxBodyBytes`); tests build it directly and pass it to a responder (`HTTPRouting`'s `Router.respond(to:)`).
 public struct Request: Sendable {
     /// The request method. A `HEAD` request is routed to the `GET` route of its path.
     public var method: HTTPMethod
@@ -16,7 +16,7 @@ public struct Request: Sendable {
     /// The request body bytes (empty when there is none).
     public var body: Data
     /// Path parameters filled in by routing, by name: `{runId}` in `/api/v1/runs/{runId}` → `parameters["runId"]`,
-    /// percent-decoded. A trailing `{name...}` holds the rest of the path, still percent-encoded (see ``StaticFiles``).
+    /// percent-decoded. A trailing `{name...}` holds the rest of the path, still percent-encoded (see `StaticFiles`).
     public var parameters: [String: String]
     /// The pattern of the route that matched, for example `/api/v1/runs/{runId}` (empty before routing or if none
     /// matched). Use it as a low-cardinality label in metrics.

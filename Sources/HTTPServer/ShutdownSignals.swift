@@ -16,7 +16,7 @@ import Synchronization
 /// writes the signal number to a pipe; a thread reading the pipe runs `action` once and restores the
 /// default dispositions, so a second Ctrl-C ends the process at once. Typical `serve` use:
 /// ```swift
-/// let server = try HTTPServer(router: router, configuration: configuration)
+/// let server = try HTTPServer(responder: router, configuration: configuration)
 /// let signals = ShutdownSignals.install { _ in server.shutdown() }
 /// server.waitUntilStopped()   // returns after in-flight requests finished
 /// store.close()

@@ -14,6 +14,7 @@ import FailscopeModel
 import FailscopeService
 import FailscopeStore
 import Foundation
+import HTTPRouting
 import HTTPServer
 
 var port = 8080
@@ -83,7 +84,7 @@ router.post("/echo", maxBodyBytes: 1 << 20) { request in .text("\(request.body.c
 
 do {
     let server = try HTTPServer(
-        router: router,
+        responder: router,
         configuration: HTTPServerConfiguration(
             port: port, threadCount: threads, requestTimeout: requestTimeout,
             connectionMemoryLimit: connectionMemory))

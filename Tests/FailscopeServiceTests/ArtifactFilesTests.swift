@@ -3,6 +3,7 @@ import FailscopeService
 import FailscopeStore
 import FailscopeTesting
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 

@@ -1,5 +1,6 @@
 import FailscopeService
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 

@@ -3,6 +3,7 @@ import FailscopeTesting
 import FailscopeService
 import FailscopeStore
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 

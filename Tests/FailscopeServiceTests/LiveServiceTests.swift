@@ -3,6 +3,7 @@ import FailscopeTesting
 import FailscopeService
 @_spi(Engine) import FailscopeStore
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 

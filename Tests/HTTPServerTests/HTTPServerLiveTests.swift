@@ -1,5 +1,7 @@
 import Dispatch
+import FailscopeTesting
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 
@@ -37,7 +39,7 @@ final class HTTPServerLiveTests: XCTestCase {
         }
         let files = StaticFiles(root: staticRoot.path)
         router.get("/static/{path...}", files.respond)
-        server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
+        server = try HTTPServer(responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
     }
 
     override func tearDown() {
@@ -239,17 +241,6 @@ final class HTTPServerLiveTests: XCTestCase {
         XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success)
         XCTAssertTrue(server.isStopped)
     }
-
-    /// Polls `condition` every 5 ms for up to `seconds`.
-    func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        let tick = DispatchSemaphore(value: 0)
-        while DispatchTime.now() < deadline {
-            if condition() { return true }
-            _ = tick.wait(timeout: .now() + .milliseconds(5))
-        }
-        return condition()
-    }
 }
 
 final class ReplyBox: @unchecked Sendable {
@@ -267,7 +258,7 @@ final class HTTPServerTimeoutTests: XCTestCase {
         var router = Router(accessLog: log)
         router.post("/upload", maxBodyBytes: 1 << 20) { request in .text("\(request.body.count)") }
         return try HTTPServer(
-            router: router,
+            responder: router,
             configuration: HTTPServerConfiguration(
                 port: 0, threadCount: 1, connectionTimeout: connectionTimeout, requestTimeout: requestTimeout))
     }
@@ -327,7 +318,7 @@ final class HTTPServerURLSessionTests: XCTestCase {
             }
             return try .json(run, status: .created)
         }
-        let server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
+        let server = try HTTPServer(responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
         defer { server.shutdown(gracePeriod: 1) }
         let base = "http://127.0.0.1:\(server.port)"
 

@@ -1,4 +1,6 @@
+import FailscopeTesting
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 
@@ -28,18 +30,17 @@ final class HostileClientTests: XCTestCase {
             for byte in request.body { sum &+= UInt64(byte) }
             return .text("\(request.body.count) \(sum)")
         }
-        router.post(
-            "/guarded", maxBodyBytes: 64 << 20,
-            authorize: { request in
-                guard request.headers["Authorization"] == "Bearer right" else {
-                    throw HTTPStatusError(.unauthorized, code: "unauthorized", message: "No.")
-                }
+        router.group({ request in
+            guard request.headers["Authorization"] == "Bearer right" else {
+                throw HTTPStatusError(.unauthorized, code: "unauthorized", message: "No.")
             }
-        ) { request in .text("\(request.body.count)") }
+        }) { guarded in
+            guarded.post("/guarded", maxBodyBytes: 64 << 20) { request in .text("\(request.body.count)") }
+        }
         router.get("/{path...}", StaticFiles(root: root.path).respond)
         var configuration = HTTPServerConfiguration(port: 0, threadCount: 2)
         configure(&configuration)
-        server = try HTTPServer(router: router, configuration: configuration)
+        server = try HTTPServer(responder: router, configuration: configuration)
     }
 
     override func tearDown() {

@@ -1,4 +1,6 @@
+import FailscopeTesting
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 
@@ -19,7 +21,7 @@ final class ProtocolErrorTests: XCTestCase {
         let prepared = PreparedResponse(
             headers: ["Content-Type": "image/png", "ETag": "\"p1\"", "Content-Length": "1"], body: shared)
         router.get("/prepared") { _ in Response(prepared: prepared) }
-        server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
+        server = try HTTPServer(responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 2))
     }
 
     override func tearDown() {

@@ -1,5 +1,7 @@
 import Dispatch
+import FailscopeTesting
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 
@@ -9,19 +11,20 @@ import XCTest
 
 final class ServerLifecycleTests: XCTestCase {
     func testBusyPortAndBadHostAreClearErrors() throws {
-        let first = try HTTPServer(router: Router(), configuration: HTTPServerConfiguration(port: 0, threadCount: 1))
+        let first = try HTTPServer(responder: Router(), configuration: HTTPServerConfiguration(port: 0, threadCount: 1))
         defer { first.shutdown(gracePeriod: 0) }
         XCTAssertThrowsError(
-            try HTTPServer(router: Router(), configuration: HTTPServerConfiguration(port: first.port, threadCount: 1))
+            try HTTPServer(
+                responder: Router(), configuration: HTTPServerConfiguration(port: first.port, threadCount: 1))
         ) { error in
             XCTAssertEqual(error as? HTTPServerError, .cannotListen(host: "127.0.0.1", port: first.port))
         }
         XCTAssertThrowsError(
-            try HTTPServer(router: Router(), configuration: HTTPServerConfiguration(host: "example.com", port: 0))
+            try HTTPServer(responder: Router(), configuration: HTTPServerConfiguration(host: "example.com", port: 0))
         ) { error in
             XCTAssertEqual(error as? HTTPServerError, .invalidHost("example.com"))
         }
-        XCTAssertThrowsError(try HTTPServer(router: Router(), configuration: HTTPServerConfiguration(port: 70000))) {
+        XCTAssertThrowsError(try HTTPServer(responder: Router(), configuration: HTTPServerConfiguration(port: 70000))) {
             XCTAssertEqual($0 as? HTTPServerError, .invalidPort(70000))
         }
     }
@@ -31,7 +34,7 @@ final class ServerLifecycleTests: XCTestCase {
         router.get("/") { _ in .text("v6") }
         let server: HTTPServer
         do {
-            server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(host: "::1", port: 0))
+            server = try HTTPServer(responder: router, configuration: HTTPServerConfiguration(host: "::1", port: 0))
         } catch {
             throw XCTSkip("No IPv6 loopback here: \(error)")
         }
@@ -41,7 +44,8 @@ final class ServerLifecycleTests: XCTestCase {
     }
 
     func testShutdownIsIdempotentAndWaitReturnsAfterwards() throws {
-        let server = try HTTPServer(router: Router(), configuration: HTTPServerConfiguration(port: 0, threadCount: 1))
+        let server = try HTTPServer(
+            responder: Router(), configuration: HTTPServerConfiguration(port: 0, threadCount: 1))
         let port = server.port
         server.shutdown()
         server.shutdown()

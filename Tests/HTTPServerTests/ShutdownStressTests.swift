@@ -1,5 +1,7 @@
 import Dispatch
+import FailscopeTesting
 import Foundation
+import HTTPRouting
 import HTTPServer
 import XCTest
 
@@ -20,7 +22,7 @@ final class ShutdownStressTests: XCTestCase {
                 return .text("finished")
             }
             let server = try HTTPServer(
-                router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
+                responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
             var idle = try (0..<8).map { _ in try RawHTTPClient(port: server.port) }
             for client in idle { XCTAssertEqual(try client.request("GET", "/hello").text, "hello") }
             let slowReply = DispatchSemaphore(value: 0)
@@ -49,7 +51,8 @@ final class ShutdownStressTests: XCTestCase {
         var router = Router(accessLog: DiscardingAccessLog())
         router.get("/hello") { _ in .text("hello") }
         for _ in 0..<100 {
-            let server = try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
+            let server = try HTTPServer(
+                responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
             let port = server.port
             let clients = DispatchGroup()
             let answered = DispatchSemaphore(value: 0)
@@ -70,18 +73,8 @@ final class ShutdownStressTests: XCTestCase {
         }
         // Shut down at once, while the workers may still be entering their first loop.
         for _ in 0..<500 {
-            try HTTPServer(router: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
+            try HTTPServer(responder: router, configuration: HTTPServerConfiguration(port: 0, threadCount: 4))
                 .shutdown(gracePeriod: 0)
         }
-    }
-
-    func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        let tick = DispatchSemaphore(value: 0)
-        while DispatchTime.now() < deadline {
-            if condition() { return true }
-            _ = tick.wait(timeout: .now() + .milliseconds(5))
-        }
-        return condition()
     }
 }

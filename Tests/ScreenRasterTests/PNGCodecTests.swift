@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import PNGCodec
 @testable import ScreenRaster
 
 final class PNGCodecTests: XCTestCase {

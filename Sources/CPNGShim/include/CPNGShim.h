@@ -3,7 +3,7 @@
 // libpng reports errors with longjmp (libpng manual, "Setting up error handling"); Swift cannot
 // catch that, and an error handler that returns is undefined behaviour. Every setjmp lives in the
 // functions below, so a corrupt PNG or a failed allocation comes back as a code and a message and
-// never aborts the process that called. Only ScreenRaster imports this module.
+// never aborts the process that called. Only PNGCodec imports this module.
 #ifndef FAILSCOPE_CPNGSHIM_H
 #define FAILSCOPE_CPNGSHIM_H
 

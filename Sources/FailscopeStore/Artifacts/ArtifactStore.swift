@@ -1,5 +1,6 @@
 import FailscopeModel
 import Foundation
+import PNGCodec
 
 #if canImport(Glibc)
     import Glibc
@@ -54,7 +55,15 @@ public struct ArtifactStore: Sendable {
         }
         switch kind {
         case .screenshot:
-            let header = try PNGHeader.read(bytes)
+            let header: PNGHeader
+            do {
+                header = try PNGDecoder().validate(Data(bytes))
+            } catch {
+                throw .artifactRejected(error.description)
+            }
+            guard bytes.suffix(PNGDecoder.endChunk.count).elementsEqual(PNGDecoder.endChunk) else {
+                throw .artifactRejected("the PNG does not end with an IEND chunk (truncated upload?)")
+            }
             return Verified(
                 sha256: sha256, kind: kind, byteCount: bytes.count, width: header.width, height: header.height)
         case .elementTree:

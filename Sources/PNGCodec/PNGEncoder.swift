@@ -1,7 +1,7 @@
 import CPNGShim
 import Foundation
 
-/// Encodes canvases and RGB pixels as PNG (8-bit RGB, no alpha, not interlaced) through libpng.
+/// Encodes RGB pixels as PNG (8-bit RGB, no alpha, not interlaced) through libpng; `ScreenRaster` adds canvases.
 ///
 /// Screens are opaque, so no alpha channel is written; a canvas's colour channels are written as
 /// stored (a non-opaque canvas comes out composited over black). libpng's errors come back as
@@ -69,16 +69,6 @@ public struct PNGEncoder: Sendable {
         self.options = options
     }
 
-    /// Encodes a canvas (its RGB channels; see the type's note on alpha).
-    /// - Throws: `PNGError` when libpng fails (out of memory, an internal error).
-    public func encode(_ canvas: Canvas) throws(PNGError) -> Data {
-        try canvas.withUnsafePixels { (buffer) throws(PNGError) -> Data in
-            try encode(
-                pixels: buffer, width: canvas.width, height: canvas.height, rowBytes: canvas.width * 4,
-                bytesPerPixel: 4)
-        }
-    }
-
     /// Encodes packed 8-bit RGB pixels: `height` rows of `width × 3` bytes, top to bottom.
     /// - Throws: `PNGError` when libpng fails.
     /// - Precondition: `rgb.count == width × height × 3`, both sides positive.
@@ -89,10 +79,16 @@ public struct PNGEncoder: Sendable {
         }
     }
 
-    private func encode(
+    /// Encodes `height` rows of `rowBytes` bytes, top to bottom, each holding `width` pixels of
+    /// `bytesPerPixel` bytes: 3 (RGB) or 4 (RGBX, the fourth byte dropped: a canvas's layout).
+    /// - Throws: `PNGError` when libpng fails.
+    /// - Precondition: both sides positive, `bytesPerPixel` 3 or 4, and `pixels` holds every row.
+    public func encode(
         pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, rowBytes: Int, bytesPerPixel: Int32
     ) throws(PNGError) -> Data {
         precondition(width > 0 && height > 0 && width <= Int(Int32.max) && height <= Int(Int32.max))
+        precondition(bytesPerPixel == 3 || bytesPerPixel == 4, "a pixel is 3 (RGB) or 4 (RGBX) bytes")
+        precondition(rowBytes >= width * Int(bytesPerPixel) && pixels.count >= rowBytes * height)
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
         var message = [CChar](repeating: 0, count: 256)

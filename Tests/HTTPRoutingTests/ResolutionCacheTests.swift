@@ -1,8 +1,8 @@
 import XCTest
 
-@testable import HTTPServer
+@testable import HTTPRouting
 
-/// The routing memo the transport uses: the same answers as the router, and bounded.
+/// The routing memo of `Router.decide(head:)`: the same answers as the router, and bounded.
 final class ResolutionCacheTests: XCTestCase {
     func router() -> Router {
         var router = Router(accessLog: DiscardingAccessLog())

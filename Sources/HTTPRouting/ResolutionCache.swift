@@ -1,3 +1,4 @@
+import HTTPServer
 import Synchronization
 
 /// Remembers what routing decided for recently seen (method, path) pairs, so a hot path (the same screenshot

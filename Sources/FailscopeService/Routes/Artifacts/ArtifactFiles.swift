@@ -1,7 +1,7 @@
 import FailscopeModel
 import FailscopeStore
 import Foundation
-import HTTPServer
+import HTTPRouting
 import Synchronization
 
 #if canImport(Glibc)

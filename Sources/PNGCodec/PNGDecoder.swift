@@ -1,42 +1,6 @@
 import CPNGShim
 import Foundation
 
-/// The facts in a PNG's header chunk (IHDR, PNG spec §11.2.2).
-public struct PNGHeader: Hashable, Sendable {
-    /// PNG colour types (PNG spec §11.2.2, table 11.1).
-    public enum ColorType: UInt8, Sendable, Hashable {
-        case grayscale = 0
-        case rgb = 2
-        case indexed = 3
-        case grayscaleAlpha = 4
-        case rgba = 6
-    }
-
-    public var width: Int
-    public var height: Int
-    /// Bits per sample (or per palette index): 1, 2, 4, 8 or 16.
-    public var bitDepth: Int
-    public var colorType: ColorType
-    /// Adam7 interlacing.
-    public var isInterlaced: Bool
-}
-
-/// A decoded PNG: `width × height` pixels as straight (not premultiplied) RGBA8, rows top to bottom.
-public struct PNGImage: Hashable, Sendable {
-    public var width: Int
-    public var height: Int
-    /// `width × height × 4` bytes: red, green, blue, alpha.
-    public var pixels: [UInt8]
-
-    /// The colour at `(x, y)`.
-    /// - Precondition: the pixel is inside the image.
-    public func pixel(x: Int, y: Int) -> RGBAColor {
-        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)×\(height)")
-        let i = (y * width + x) * 4
-        return RGBAColor(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2], alpha: pixels[i + 3])
-    }
-}
-
 /// Reads PNGs through libpng, within limits: for tests, and for the service to validate uploads.
 ///
 /// `header(of:)` checks only the signature and the header chunk (a few dozen bytes, no libpng);
@@ -48,9 +12,14 @@ public struct PNGDecoder: Sendable {
     /// Largest `width × height` accepted.
     public var maxPixelCount: Int
 
-    /// Defaults: 10,000 pixels a side, 25 million pixels (100 MB decoded), far above any device screen
-    /// (the iPad's is 1640×2360) and far below what would exhaust memory.
-    public init(maxDimension: Int = 10_000, maxPixelCount: Int = 25_000_000) {
+    /// The default ``maxDimension``: 10,000 pixels a side, far above any device screen (a 3x tablet's is
+    /// 2,048 × 2,732) and far below what would exhaust memory. Every PNG Failscope accepts is held to it.
+    public static let defaultMaxDimension = 10_000
+    /// The default ``maxPixelCount``: 25 million pixels (100 MB decoded to RGBA8).
+    public static let defaultMaxPixelCount = 25_000_000
+
+    /// A decoder within `maxDimension` pixels a side and `maxPixelCount` pixels.
+    public init(maxDimension: Int = defaultMaxDimension, maxPixelCount: Int = defaultMaxPixelCount) {
         precondition(maxDimension > 0 && maxPixelCount > 0)
         self.maxDimension = maxDimension
         self.maxPixelCount = maxPixelCount
@@ -58,6 +27,9 @@ public struct PNGDecoder: Sendable {
 
     /// The 8-byte PNG signature (PNG spec §5.2).
     public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The 12-byte IEND chunk that ends every PNG (PNG spec §11.2.5): length 0, type, CRC. A file that does not end
+    /// with it was cut short.
+    public static let endChunk: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
 
     /// The header of a PNG, checking only the signature and the IHDR chunk (its length, fields and CRC).
     /// - Throws: `PNGError.notPNG` without the signature, `.truncated` when the data stops inside the
@@ -121,21 +93,9 @@ public struct PNGDecoder: Sendable {
     /// - Throws: what ``decode(_:)`` throws, except `.outOfMemory` for the image.
     public func verify(_ data: Data) throws(PNGError) -> PNGHeader {
         let header = try validate(data)
-        var width: UInt32 = 0
-        var height: UInt32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let limitSide = UInt32(min(maxDimension, Int(UInt32.max)))
-        let code = data.withUnsafeBytes { raw in
-            message.withUnsafeMutableBufferPointer { text in
-                fs_png_verify(
-                    raw.bindMemory(to: UInt8.self).baseAddress, raw.count, limitSide, limitSide,
-                    UInt64(maxPixelCount), &width, &height, text.baseAddress, text.count)
-            }
+        _ = try read(data) { bytes, count, side, pixelLimit, width, height, message, capacity in
+            fs_png_verify(bytes, count, side, side, pixelLimit, &width, &height, message, capacity)
         }
-        if code == Int32(FS_PNG_TOO_LARGE) {
-            throw .tooLarge(width: Int(width), height: Int(height), limit: "\(maxPixelCount) pixels")
-        }
-        guard code == Int32(FS_PNG_OK) else { throw PNGError(code: code, message: message) }
         return header
     }
 
@@ -145,40 +105,43 @@ public struct PNGDecoder: Sendable {
     public func decode(_ data: Data) throws(PNGError) -> PNGImage {
         _ = try validate(data)
         var pixels: UnsafeMutablePointer<UInt8>? = nil
-        var width: UInt32 = 0
-        var height: UInt32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let limitSide = UInt32(min(maxDimension, Int(UInt32.max)))
-        let code = data.withUnsafeBytes { raw in
-            message.withUnsafeMutableBufferPointer { text in
-                fs_png_decode_rgba(
-                    raw.bindMemory(to: UInt8.self).baseAddress, raw.count, limitSide, limitSide,
-                    UInt64(maxPixelCount), &pixels, &width, &height, text.baseAddress, text.count)
-            }
+        let (width, height) = try read(data) { bytes, count, side, pixelLimit, width, height, message, capacity in
+            fs_png_decode_rgba(bytes, count, side, side, pixelLimit, &pixels, &width, &height, message, capacity)
         }
-        if code == Int32(FS_PNG_TOO_LARGE) {
-            throw .tooLarge(width: Int(width), height: Int(height), limit: "\(maxPixelCount) pixels")
-        }
-        guard code == Int32(FS_PNG_OK), let pixels else { throw PNGError(code: code, message: message) }
+        guard let pixels else { throw .outOfMemory }
         defer { fs_png_free(pixels) }
         let count = Int(width) * Int(height) * 4
         return PNGImage(
             width: Int(width), height: Int(height),
             pixels: [UInt8](UnsafeBufferPointer(start: pixels, count: count)))
     }
-}
 
-/// CRC-32 as PNG uses it (PNG spec, Annex D; the ISO 3309 / ITU-T V.42 polynomial).
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
+    /// Runs one of the shim's reads (`call`: the bytes and their count, the side and pixel limits, the dimensions
+    /// it sets, a message buffer and its capacity; returns an `FS_PNG_*` code) with this decoder's limits.
+    /// - Returns: the dimensions the read set.
+    /// - Throws: `PNGError` for any code but `FS_PNG_OK`.
+    private func read(
+        _ data: Data,
+        _ call: (
+            _ bytes: UnsafePointer<UInt8>?, _ count: Int, _ side: UInt32, _ pixelLimit: UInt64,
+            _ width: inout UInt32, _ height: inout UInt32, _ message: UnsafeMutablePointer<CChar>?, _ capacity: Int
+        ) -> Int32
+    ) throws(PNGError) -> (width: UInt32, height: UInt32) {
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let side = UInt32(min(maxDimension, Int(UInt32.max)))
+        let code = data.withUnsafeBytes { raw in
+            message.withUnsafeMutableBufferPointer { text in
+                call(
+                    raw.bindMemory(to: UInt8.self).baseAddress, raw.count, side, UInt64(maxPixelCount), &width,
+                    &height, text.baseAddress, text.count)
+            }
+        }
+        if code == Int32(FS_PNG_TOO_LARGE) {
+            throw .tooLarge(width: Int(width), height: Int(height), limit: "\(maxPixelCount) pixels")
+        }
+        guard code == Int32(FS_PNG_OK) else { throw PNGError(code: code, message: message) }
+        return (width, height)
     }
 }

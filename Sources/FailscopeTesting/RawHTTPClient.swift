@@ -5,27 +5,34 @@ import Foundation
 #endif
 
 /// A minimal HTTP/1.1 client over one TCP connection to 127.0.0.1, so tests control exactly what is sent
-/// (dot segments, encodings, keep-alive) and see exactly what comes back. Reads time out after 5 s.
-final class RawHTTPClient {
-    struct Reply {
-        let status: Int
-        let headers: [(String, String)]
-        let body: Data
+/// (dot segments, encodings, keep-alive, a body the server should refuse) and see exactly what comes back.
+/// Reads time out after 5 s.
+public final class RawHTTPClient {
+    public struct Reply {
+        public let status: Int
+        public let headers: [(String, String)]
+        public let body: Data
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     private let fd: Int32
     private var buffer = Data()
 
-    init(port: Int) throws {
+    /// Connects to `127.0.0.1:port`.
+    /// - Throws: ``Failure`` when the connection cannot be made.
+    public init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
@@ -48,7 +55,8 @@ final class RawHTTPClient {
     deinit { close(fd) }
 
     /// Sends raw bytes.
-    func send(_ data: Data) throws {
+    /// - Throws: ``Failure`` when the peer no longer accepts them (it closed the connection).
+    public func send(_ data: Data) throws {
         try data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -59,10 +67,10 @@ final class RawHTTPClient {
         }
     }
 
-    func send(_ text: String) throws { try send(Data(text.utf8)) }
+    public func send(_ text: String) throws { try send(Data(text.utf8)) }
 
     /// Sends one request with `Host` and (when there is a body) `Content-Length`.
-    func request(
+    public func request(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: Data = Data()
     ) throws -> Reply {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -73,7 +81,7 @@ final class RawHTTPClient {
     }
 
     /// Reads one response: status line, headers, then `Content-Length` bytes (none for HEAD/304/204).
-    func readReply(forHead: Bool = false) throws -> Reply {
+    public func readReply(forHead: Bool = false) throws -> Reply {
         let separator = Data("\r\n\r\n".utf8)
         while buffer.range(of: separator) == nil { try fill() }
         let end = buffer.range(of: separator)!
@@ -98,14 +106,14 @@ final class RawHTTPClient {
     }
 
     /// Whether the server closed the connection (reads EOF within the receive timeout).
-    func readsEndOfStream() -> Bool {
+    public func readsEndOfStream() -> Bool {
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, 0) == 0
     }
 
     /// Whether the server closed the connection within `seconds` (end of stream or reset). A byte that arrives
     /// instead is kept for ``readReply(forHead:)``.
-    func isClosed(within seconds: Double) -> Bool {
+    public func isClosed(within seconds: Double) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, Int32(seconds * 1000)) > 0 else { return false }
         var byte: UInt8 = 0
@@ -115,6 +123,24 @@ final class RawHTTPClient {
             return false
         }
         return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    /// The next response head as text (status line and header fields, up to the empty line), or what arrived
+    /// within `timeout` seconds when no whole head did; what follows the head is kept for ``readReply(forHead:)``.
+    public func readHead(timeout: Double) -> String {
+        let separator = Data("\r\n\r\n".utf8)
+        let deadline = Date().addingTimeInterval(timeout)
+        while buffer.range(of: separator) == nil, Date() < deadline {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { break }
+            guard (try? fill()) != nil else { break }
+        }
+        guard let end = buffer.range(of: separator) else {
+            defer { buffer = Data() }
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        defer { buffer = Data(buffer[end.upperBound...]) }
+        return String(decoding: buffer[buffer.startIndex..<end.upperBound], as: UTF8.self)
     }
 
     private func fill() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Serves the regular files under one directory: safe path resolution, content types, `ETag` with
 /// `If-None-Match` → 304, `Cache-Control`, `X-Content-Type-Options: nosniff`; never a directory listing.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Synchronization
 
 #if canImport(Glibc)
@@ -132,14 +133,5 @@ enum LogSanitizer {
             text.unicodeScalars.prefix(limit).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         if text.unicodeScalars.count > limit { result += "…" }
         return result
-    }
-}
-
-/// Monotonic time in nanoseconds (`CLOCK_MONOTONIC`).
-public enum MonotonicClock {
-    public static func nanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

@@ -1,7 +1,7 @@
 import FailscopeModel
 import FailscopeStore
 import Foundation
-import HTTPServer
+import HTTPRouting
 
 /// `GET /api/v1/pages` (pages ranked by flaky failures, with the page counts) and `GET /api/v1/flaky`
 /// (flaky and broken tests), over `FailscopeStore.flakyPages` / `flakyTests` (docs/flaky.md).
@@ -14,7 +14,7 @@ struct FlakyRoutes: Sendable {
     func pages(_ request: Request) throws -> Response {
         let query = try Self.query(request)
         let list = try ServiceError.wrapping(fromQuery: true) { try store.flakyPages(query) }
-        return Handlers.json(bytes: WireJSONWriter.encode(list))
+        return APIResponse.json(bytes: WireJSONWriter.encode(list))
     }
 
     func flaky(_ request: Request) throws -> Response {
@@ -23,12 +23,12 @@ struct FlakyRoutes: Sendable {
             throw ServiceError.invalidParameter("suite applies only with page=\(FlakyReport.noPage).")
         }
         let report = try ServiceError.wrapping(fromQuery: true) { try store.flakyTests(query) }
-        return Handlers.json(bytes: WireJSONWriter.encode(report))
+        return APIResponse.json(bytes: WireJSONWriter.encode(report))
     }
 
     static func query(_ request: Request) throws -> FailscopeStore.FlakyQuery {
         var query = FailscopeStore.FlakyQuery()
-        query.days = try Handlers.integer(request, "days", default: 14, in: 1...365)
+        query.days = try request.queryInteger("days", default: 14, in: 1...365)
         query.project = try text(request, "project")
         query.branch = try text(request, "branch")
         query.device = try text(request, "device")
@@ -38,7 +38,7 @@ struct FlakyRoutes: Sendable {
     }
 
     private static func text(_ request: Request, _ name: String) throws -> String? {
-        guard let value = try Handlers.filterValue(request, name) else { return nil }
+        guard let value = try request.filterValue(name) else { return nil }
         guard value.utf8.count <= FailscopeStore.Limits.textFieldBytes else {
             throw ServiceError.invalidParameter("\(name) is longer than \(FailscopeStore.Limits.textFieldBytes) bytes.")
         }

@@ -1,9 +1,11 @@
 import Foundation
+import HTTPServer
 
 /// Routes requests by method and path pattern to handlers, and turns what they throw into JSON error responses.
 ///
-/// Build it once with ``add(_:_:maxBodyBytes:_:)-(_,_,_,Handler)`` (or `get`, `put`, `post`, `delete`), then give it to an
-/// ``HTTPServer`` or call ``respond(to:)`` directly in tests (no socket needed).
+/// Build it once with ``add(_:_:maxBodyBytes:_:)-(_,_,_,Handler)`` (or `get`, `put`, `post`, `delete`, and
+/// ``group(_:_:)`` for routes behind head middleware), then give it to an ``HTTPServer`` as its ``Responder`` or call
+/// ``respond(to:)`` directly in tests (no socket needed).
 ///
 /// Rules, in order:
 /// - The path is split on `/` and each segment percent-decoded; a malformed escape, a decoded NUL, or a `.` or
@@ -20,8 +22,9 @@ import Foundation
 /// - Every response gets `X-Request-Id: <request.id>` (except a ``PreparedResponse``, whose fields are fixed) and
 ///   `X-Content-Type-Options: nosniff` (a ``PreparedResponse`` has it from its init); every request gets one
 ///   ``AccessLogEntry``.
-/// - A route's ``HeadCheck`` (authorization) runs after routing and before the body limit and the handler.
-public struct Router: Responder {
+/// - A route's head middleware (the ``HeadCheck`` of each ``RouteGroup`` it is in, such as authorization) runs after
+///   routing and before the body limit and the handler.
+public struct Router: Responder, RouteBuilder {
     /// The default per-route body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
 
@@ -34,19 +37,28 @@ public struct Router: Responder {
         let method: HTTPMethod
         let pattern: RoutePattern
         let maxBodyBytes: Int
-        let authorize: HeadCheck?
+        /// The head middleware of the route's groups, outermost first.
+        let checks: [HeadCheck]
         let action: Action
+        /// The action as the transport runs it: errors mapped, the hidden error of a 500 kept for the log.
+        let handler: RequestHandler
 
-        init(method: HTTPMethod, pattern: RoutePattern, maxBodyBytes: Int, authorize: HeadCheck?, action: Action) {
+        init(method: HTTPMethod, pattern: RoutePattern, maxBodyBytes: Int, checks: [HeadCheck], action: Action) {
             self.method = method
             self.pattern = pattern
             self.maxBodyBytes = maxBodyBytes
-            self.authorize = authorize
+            self.checks = checks
             self.action = action
+            switch action {
+            case .sync(let handler): self.handler = .sync { Router.run(handler, $0) }
+            case .async(let handler): self.handler = .async { await Router.run(handler, $0) }
+            }
         }
     }
 
     private(set) var routes: [Route] = []
+    /// What ``decide(head:)`` remembers; replaced whenever a route is added, so it always matches the routes.
+    private(set) var resolutions = ResolutionCache()
 
     /// Where one line per request goes; ``StandardErrorAccessLog`` by default.
     public var accessLog: any AccessLog
@@ -59,69 +71,42 @@ public struct Router: Responder {
     ///
     /// - Parameters:
     ///   - pattern: a path pattern (see the grammar on ``Router``), for example `/api/v1/runs/{runId}`.
-    ///   - maxBodyBytes: the largest accepted body. Over it, the answer is 413 `body_too_large` and the handler
-    ///     never runs: at once when `Content-Length` says so; for a chunked body, at its end (the excess is read
-    ///     and dropped, up to the limit again, at least 1 MiB and at most 16 MiB; past that the connection is
-    ///     closed and the access log records the 413).
-    ///   - authorize: a check of the request head (see ``HeadCheck``), run before any body byte is read.
+    ///   - maxBodyBytes: the largest accepted body, in bytes (see ``HeadDecision/accept(route:parameters:maxBodyBytes:handler:)``
+    ///     for how a larger one is refused).
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes,
-        authorize: HeadCheck? = nil, _ handler: @escaping Handler
+        _ handler: @escaping Handler
     ) {
-        precondition(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
-        routes.append(
-            Route(
-                method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes, authorize: authorize,
-                action: .sync(handler)))
+        append(method, pattern, maxBodyBytes: maxBodyBytes, checks: [], .sync(handler))
     }
 
     /// Adds a route whose handler may suspend (see ``AsyncHandler``).
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes,
-        authorize: HeadCheck? = nil, _ handler: @escaping AsyncHandler
+        _ handler: @escaping AsyncHandler
+    ) {
+        append(method, pattern, maxBodyBytes: maxBodyBytes, checks: [], .async(handler))
+    }
+
+    /// Adds the routes `build` adds to a group whose every request must pass `check` (a head middleware such as
+    /// authorization), run on the request head before its body is read and before the checks of groups nested in it.
+    public mutating func group(_ check: @escaping HeadCheck, _ build: (inout RouteGroup) -> Void) {
+        var group = RouteGroup(checks: [check])
+        build(&group)
+        for route in group.routes {
+            append(route.method, route.pattern, maxBodyBytes: route.maxBodyBytes, checks: route.checks, route.action)
+        }
+    }
+
+    private mutating func append(
+        _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int, checks: [HeadCheck], _ action: Route.Action
     ) {
         precondition(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
         routes.append(
             Route(
-                method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes, authorize: authorize,
-                action: .async(handler)))
-    }
-
-    public mutating func get(_ pattern: String, authorize: HeadCheck? = nil, _ handler: @escaping Handler) {
-        add(.GET, pattern, maxBodyBytes: 0, authorize: authorize, handler)
-    }
-    public mutating func get(_ pattern: String, authorize: HeadCheck? = nil, _ handler: @escaping AsyncHandler) {
-        add(.GET, pattern, maxBodyBytes: 0, authorize: authorize, handler)
-    }
-    public mutating func put(
-        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, authorize: HeadCheck? = nil,
-        _ handler: @escaping Handler
-    ) {
-        add(.PUT, pattern, maxBodyBytes: maxBodyBytes, authorize: authorize, handler)
-    }
-    public mutating func put(
-        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, authorize: HeadCheck? = nil,
-        _ handler: @escaping AsyncHandler
-    ) {
-        add(.PUT, pattern, maxBodyBytes: maxBodyBytes, authorize: authorize, handler)
-    }
-    public mutating func post(
-        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, authorize: HeadCheck? = nil,
-        _ handler: @escaping Handler
-    ) {
-        add(.POST, pattern, maxBodyBytes: maxBodyBytes, authorize: authorize, handler)
-    }
-    public mutating func post(
-        _ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, authorize: HeadCheck? = nil,
-        _ handler: @escaping AsyncHandler
-    ) {
-        add(.POST, pattern, maxBodyBytes: maxBodyBytes, authorize: authorize, handler)
-    }
-    public mutating func delete(_ pattern: String, authorize: HeadCheck? = nil, _ handler: @escaping Handler) {
-        add(.DELETE, pattern, maxBodyBytes: 0, authorize: authorize, handler)
-    }
-    public mutating func delete(_ pattern: String, authorize: HeadCheck? = nil, _ handler: @escaping AsyncHandler) {
-        add(.DELETE, pattern, maxBodyBytes: 0, authorize: authorize, handler)
+                method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes, checks: checks,
+                action: action))
+        resolutions = ResolutionCache()
     }
 
     // MARK: - Dispatch
@@ -223,22 +208,36 @@ public struct Router: Responder {
         return response
     }
 
-    /// What the route's ``HeadCheck`` throws for `head` (a request whose body is not read; its path parameters are
-    /// filled in), as an error to answer with; `nil` when it passes or there is none. A check that throws
-    /// something other than an ``HTTPError`` refuses with 500.
+    /// What the route's first failing ``HeadCheck`` throws for `head` (a request whose body is not read; its path
+    /// parameters are filled in), as an error to answer with; `nil` when every check passes or there is none. A check
+    /// that throws something other than an ``HTTPError`` refuses with 500.
     static func refusal(_ route: Route, parameters: [String: String], head: Request) -> HTTPStatusError? {
-        guard let authorize = route.authorize else { return nil }
+        guard !route.checks.isEmpty else { return nil }
         var routed = head
         routed.body = Data()
         routed.parameters = parameters
         routed.route = route.pattern.text
         do {
-            try authorize(routed)
+            for check in route.checks { try check(routed) }
             return nil
         } catch let error as any HTTPError {
             return HTTPStatusError(error)
         } catch {
             return HTTPStatusError.internalError
+        }
+    }
+
+    /// Routes `head` for the transport (remembering recent answers, see ``ResolutionCache``) and runs the route's
+    /// head middleware, before any body byte is read.
+    public func decide(head: Request) -> HeadDecision {
+        switch resolutions.resolve(self, method: head.method, path: head.path) {
+        case .error(let error):
+            return .answer(error)
+        case .route(let route, let parameters):
+            if let refusal = Self.refusal(route, parameters: parameters, head: head) { return .refuse(refusal) }
+            return .accept(
+                route: route.pattern.text, parameters: parameters, maxBodyBytes: route.maxBodyBytes,
+                handler: route.handler)
         }
     }
 
@@ -265,7 +264,7 @@ public struct Router: Responder {
     }
 
     /// Adds `X-Request-Id: id` and records the access log entry for a request that took `start`...now.
-    func finish(
+    public func finish(
         _ response: Response, method: HTTPMethod, path: String, id: String, route: String, failure: String?,
         start: UInt64
     ) -> Response {
