@@ -129,6 +129,23 @@ struct Arguments {
         if !trailingRead, !afterSeparator.isEmpty { throw UsageError("unexpected arguments after '--'") }
     }
 
+    /// The service: `--url`, else `FAILSCOPE_URL` (an empty one is none), an http(s) URL; `nil` when neither
+    /// is given.
+    /// - Throws: `UsageError` for a URL that is not http(s).
+    mutating func serviceURL() throws(UsageError) -> URL? {
+        let environment = ProcessInfo.processInfo.environment["FAILSCOPE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let text = option("url") ?? environment else { return nil }
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+        else { throw UsageError("--url must be an http(s) URL, got \"\(RunsCommand.clean(text))\"") }
+        return url
+    }
+
+    /// ``serviceURL()``, which the command needs.
+    mutating func requiredServiceURL() throws(UsageError) -> URL {
+        guard let url = try serviceURL() else { throw UsageError("--url (or FAILSCOPE_URL) is required") }
+        return url
+    }
+
     /// `--data` (or `FAILSCOPE_DATA`, default `.failscope`) as a folder URL.
     /// - Throws: `CommandError` when the path exists and is not a folder.
     mutating func dataDirectory() throws -> URL {

@@ -25,12 +25,7 @@ enum ExportCommand: Command {
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         guard let runID = arguments.option("run") else { throw UsageError("--run is required") }
-        guard let urlText = arguments.option("url") ?? environment["FAILSCOPE_URL"] else {
-            throw UsageError("--url (or FAILSCOPE_URL) is required")
-        }
-        guard let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https" else {
-            throw UsageError("--url must be an http(s) URL, got \"\(urlText)\"")
-        }
+        let url = try arguments.requiredServiceURL()
         let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
         let format = arguments.option("format") ?? "junit"
         guard format == "junit" else { throw UsageError("--format must be junit, got \"\(format)\"") }

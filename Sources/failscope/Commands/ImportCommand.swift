@@ -50,7 +50,7 @@ enum ImportCommand: Command {
             project: project, branch: arguments.option("branch"), commit: arguments.option("commit"),
             device: arguments.option("device"))
         let dryRun = arguments.flag("dry-run")
-        let urlText = arguments.option("url") ?? environment["FAILSCOPE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let url = try arguments.serviceURL()
         let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let runID = arguments.option("run-id")
         let reports = arguments.positional
@@ -65,12 +65,9 @@ enum ImportCommand: Command {
         }
         var uploader: ReportUploader?
         if !dryRun {
-            guard let urlText else {
+            guard let url else {
                 throw UsageError("--url (or FAILSCOPE_URL) is needed to upload; or use --dry-run")
             }
-            guard let url = URL(string: urlText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                url.host != nil
-            else { throw UsageError("--url must be an http(s) URL, got \"\(RunsCommand.clean(urlText))\"") }
             uploader = ReportUploader(api: APIClient(baseURL: url, token: token))
         }
 

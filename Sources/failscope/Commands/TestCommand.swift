@@ -43,13 +43,7 @@ enum TestCommand: Command {
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        let urlText = arguments.option("url") ?? environment["FAILSCOPE_URL"]
-        let url = try urlText.map { text in
-            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
-                throw UsageError("--url must be an http(s) URL, got \"\(text)\"")
-            }
-            return url
-        }
+        let url = try arguments.serviceURL()
         let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"]
         let project =
             arguments.option("project") ?? environment["FAILSCOPE_PROJECT"]

@@ -24,12 +24,7 @@ enum UploadCommand: Command {
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let spool = arguments.option("spool") ?? environment["FAILSCOPE_SPOOL"] ?? ".failscope/spool"
-        guard let urlText = arguments.option("url") ?? environment["FAILSCOPE_URL"] else {
-            throw UsageError("--url (or FAILSCOPE_URL) is required")
-        }
-        guard let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https" else {
-            throw UsageError("--url must be an http(s) URL, got \"\(urlText)\"")
-        }
+        let url = try arguments.requiredServiceURL()
         let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"]
         let runID = arguments.option("run-id")
         let retry = try arguments.integer("retry-seconds", default: 20, in: 0...3600)
