@@ -85,9 +85,9 @@ public struct Uploader: Sendable {
         return report
     }
 
-    private func upload(_ pending: Spool.PendingRun, ownFolder: WriterFolder?, budget: RetryBudget, report: inout Report)
-        async
-    {
+    private func upload(
+        _ pending: Spool.PendingRun, ownFolder: WriterFolder?, budget: RetryBudget, report: inout Report
+    ) async {
         report.runs.append(pending.runID)
         // The folders this process may deliver, each with the claim that keeps others off it.
         var folders: [(folder: WriterFolder, claim: WriterFolder.Claim?)] = []

@@ -96,7 +96,8 @@ enum TestCommand: Command {
                 if added > 0 {
                     notes.append("\(added) Swift Testing result(s) recorded from the event stream")
                     if let api {
-                        let more = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(runID: runID)
+                        let more = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(
+                            runID: runID)
                         report?.remainingFiles = more.remainingFiles
                         report?.problems += more.problems
                     }

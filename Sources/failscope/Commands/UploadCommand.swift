@@ -38,7 +38,8 @@ enum UploadCommand: Command {
             "failscope upload: \(report.runs.count) run(s), \(report.results) result(s), "
                 + "\(report.artifactsSent) artifact(s) sent, \(report.artifactsSkipped) already on the server, "
                 + "\(report.finishedRuns) run(s) finished, \(report.remainingFiles) file(s) left in \(spool)"
-                + (report.crashedTests > 0 ? "; \(report.crashedTests) test(s) of crashed processes sent as errors" : "")
+                + (report.crashedTests > 0
+                    ? "; \(report.crashedTests) test(s) of crashed processes sent as errors" : "")
                 + (report.foldersOfRunningProcesses > 0
                     ? "; \(report.foldersOfRunningProcesses) folder(s) left to test processes still running" : ""))
         // Problems quote the service's error messages and the spool's names: untrusted text on a terminal.
