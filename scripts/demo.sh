@@ -19,7 +19,7 @@ token="demo-upload-token"
 url="http://127.0.0.1:$port"
 
 scripts/install-deps.sh libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev \
-    fonts-dejavu-core fontconfig libjs-chart.js curl
+    fonts-dejavu-core fontconfig libjs-chart.js curl libpq-dev
 
 echo "==> Building failscope (release) and the sample UI suite" >&2
 swift build -c release --product failscope -Xswiftc -warnings-as-errors
