@@ -14,7 +14,7 @@ import Foundation
 /// S {TestResult}   a test started (suite, name, arguments, attempt, startedAt)
 /// P {TrailStep}    the test that started last called a page object
 /// E {TestResult}   a test ended, with its result (before the result reaches a batch file)
-/// X 11             the process caught signal 11 (written by the crash handler)
+/// X 11 1764600000123  the process caught signal 11 at that time (Unix ms; by the crash handler)
 /// ```
 /// Lines are appended with single `write(2)` calls on an `O_APPEND` descriptor, without `fsync`: the
 /// journal outlives a crashed process (the kernel keeps the written pages), not a crashed machine.
@@ -68,6 +68,7 @@ public enum TestJournal {
         var started: [String: TestResult] = [:]
         var ended: [String: TestResult] = [:]
         var signal: Int32?
+        var crashedAt: Date?
         var last: String?
         let decoder = WireCoding.decoder()
         for line in journal.split(separator: UInt8(ascii: "\n")) where line.count > 2 {
@@ -89,21 +90,29 @@ public enum TestJournal {
                 guard let last, let step = try? decoder.decode(TrailStep.self, from: body) else { continue }
                 started[last]?.trail.append(step)
             case UInt8(ascii: "X"):
-                signal = Int32(String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespaces))
+                let fields = String(decoding: body, as: UTF8.self).split(separator: " ")
+                signal = fields.first.flatMap { Int32($0) }
+                crashedAt = fields.dropFirst().first.flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0 / 1000) }
             default:
                 continue
             }
         }
         let missing = order.filter { !stored.contains($0) }
         let crashed = missing.filter { ended[$0] == nil }.compactMap { started[$0] }
-        return (missing.compactMap { ended[$0] }, crashed.map { crashResult(of: $0, signal: signal) })
+        return (
+            missing.compactMap { ended[$0] }, crashed.map { crashResult(of: $0, signal: signal, at: crashedAt) }
+        )
     }
 
     /// `started` as an `error` result of a crash: its last page step is the failure's page, action
-    /// and call site.
-    static func crashResult(of started: TestResult, signal: Int32?) -> TestResult {
+    /// and call site; it lasted until the crash when the handler said when.
+    static func crashResult(of started: TestResult, signal: Int32?, at crashedAt: Date?) -> TestResult {
         var result = started
         result.status = .error
+        if let crashedAt, let startedAt = started.startedAt {
+            // Both in whole milliseconds, rounded apart: a crash at once may read as just before the start.
+            result.duration = max(0, crashedAt.timeIntervalSince(startedAt))
+        }
         let step = result.trail.last
         let action = step.flatMap { step in step.action.map { "\(step.page).\($0)" } }
         result.failures = [

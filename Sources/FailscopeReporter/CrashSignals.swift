@@ -6,7 +6,7 @@ import Foundation
     import Darwin
 #endif
 
-/// Writes `X <signal>` to the spool journal when the test process dies of a signal (a `fatalError`
+/// Writes `X <signal> <unix milliseconds>` to the spool journal when the test process dies of a signal (a `fatalError`
 /// or a trap is SIGILL or SIGTRAP, a bad access SIGSEGV or SIGBUS, an `abort()` SIGABRT), so the
 /// test that was running is recorded as crashed with that signal (`TestJournal`).
 ///
@@ -40,7 +40,7 @@ enum CrashSignals {
 private final class CrashJournal: @unchecked Sendable {
     var descriptor: Int32 = -1
     let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
-    let line = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
+    let line = UnsafeMutablePointer<UInt8>.allocate(capacity: 48)
 
     init() {
         previous.initialize(repeating: sigaction(), count: 65)
@@ -50,23 +50,33 @@ private final class CrashJournal: @unchecked Sendable {
 private let crashJournal = CrashJournal()
 
 private func crashSignalHandler(_ signal: Int32) {
-    // "\nX <number>\n": the leading newline ends a line the crash may have cut.
+    // "\nX <signal> <unix milliseconds>\n": the leading newline ends a line the crash may have cut;
+    // clock_gettime is async-signal-safe (POSIX.1-2008, 2.4.3).
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
     let line = crashJournal.line
-    line[0] = UInt8(ascii: "\n")
-    line[1] = UInt8(ascii: "X")
-    line[2] = UInt8(ascii: " ")
-    var length = 3
-    var value = Int(signal)
-    var digits = 1
-    while value >= 10 * digits { digits *= 10 }
-    repeat {
-        line[length] = UInt8(ascii: "0") + UInt8(value / digits)
-        value %= digits
-        digits /= 10
+    var length = 0
+    func put(_ byte: UInt8) {
+        line[length] = byte
         length += 1
-    } while digits > 0
-    line[length] = UInt8(ascii: "\n")
-    length += 1
+    }
+    func put(number: Int) {
+        var digits = 1
+        while number / digits >= 10 { digits *= 10 }
+        var rest = number
+        repeat {
+            put(UInt8(ascii: "0") + UInt8(rest / digits))
+            rest %= digits
+            digits /= 10
+        } while digits > 0
+    }
+    put(UInt8(ascii: "\n"))
+    put(UInt8(ascii: "X"))
+    put(UInt8(ascii: " "))
+    put(number: Int(signal))
+    put(UInt8(ascii: " "))
+    put(number: Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000)
+    put(UInt8(ascii: "\n"))
     _ = write(crashJournal.descriptor, line, length)
     sigaction(signal, crashJournal.previous + Int(signal), nil)
     raise(signal)

@@ -188,7 +188,8 @@ final class SpoolUploadTests: XCTestCase {
             TrailStep(
                 page: "LoginPage", action: "tapLogin()", callSite: SourceLocation(file: "LoginTests.swift", line: 8)))
         let descriptor = try XCTUnwrap(writer?.journalFileDescriptor)
-        _ = Data("\nX 11\n".utf8).withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }  // the crash handler
+        // What the crash handler writes: the signal and the time (Unix ms), half a second after the test started.
+        _ = Data("\nX 11 1001500\n".utf8).withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
         writer = nil  // the process ends: its lock is free
 
         let api = InMemoryIngestAPI()
@@ -208,6 +209,7 @@ final class SpoolUploadTests: XCTestCase {
         let crash = results[0]
         XCTAssertEqual(crash.startedAt, Date(timeIntervalSince1970: 1_001))
         XCTAssertEqual(crash.failures.map(\.message), ["the test process crashed: signal 11 (SIGSEGV)"])
+        XCTAssertEqual(try XCTUnwrap(crash.duration), 0.5, accuracy: 0.001, "from its start to the crash")
         XCTAssertEqual(crash.failures.first?.action, "LoginPage.tapLogin()")
         XCTAssertEqual(crash.failures.first?.callSite, SourceLocation(file: "LoginTests.swift", line: 8))
         XCTAssertEqual(crash.trail.map(\.action), [nil, "tapLogin()"])

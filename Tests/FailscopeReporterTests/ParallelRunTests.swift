@@ -143,6 +143,7 @@ final class ParallelRunTests: XCTestCase {
             XCTAssertEqual(crash.message, "the test process crashed: signal 5 (SIGTRAP)")
         #endif
         XCTAssertEqual(crash.page, "CheckoutPage", "the page trail up to the crash")
+        XCTAssertNotNil(crash.duration, "the crash handler said when")
         XCTAssertEqual(crash.callSite?.file.hasSuffix("CrashFixtureTests.swift"), true)
         let summary = try XCTUnwrap(service.runDetail("crash-run")?.summary)
         XCTAssertEqual(summary.status, .failed)
