@@ -92,7 +92,9 @@ public enum TestJournal {
             case UInt8(ascii: "X"):
                 let fields = String(decoding: body, as: UTF8.self).split(separator: " ")
                 signal = fields.first.flatMap { Int32($0) }
-                crashedAt = fields.dropFirst().first.flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0 / 1000) }
+                crashedAt = fields.dropFirst().first.flatMap { Double($0) }.map {
+                    Date(timeIntervalSince1970: $0 / 1000)
+                }
             default:
                 continue
             }
