@@ -1,3 +1,4 @@
+import FailscopeClient
 import FailscopeStore
 import Foundation
 
@@ -144,6 +145,16 @@ struct Arguments {
     mutating func requiredServiceURL() throws(UsageError) -> URL {
         guard let url = try serviceURL() else { throw UsageError("--url (or FAILSCOPE_URL) is required") }
         return url
+    }
+
+    /// `--spool` (or `FAILSCOPE_SPOOL`, default `Spool.defaultPath`): the spool folder's path, as given.
+    mutating func spoolPath() -> String {
+        option("spool") ?? ProcessInfo.processInfo.environment["FAILSCOPE_SPOOL"] ?? Spool.defaultPath
+    }
+
+    /// `--retry-seconds` (0...3600, default the uploader's): how long to retry an unreachable service.
+    mutating func retryWindow() throws(UsageError) -> Double {
+        Double(try integer("retry-seconds", default: Int(Uploader.defaultRetryWindow), in: 0...3600))
     }
 
     /// `--data` (or `FAILSCOPE_DATA`, default `.failscope`) as a folder URL.

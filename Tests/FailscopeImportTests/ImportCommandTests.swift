@@ -19,6 +19,8 @@ final class ImportCommandTests: XCTestCase {
 
     private func binary() throws -> URL { try LiveService.failscopeBinary() }
 
+    private var spool: URL { folder.appendingPathComponent("spool") }
+
     private struct Outcome {
         var status: Int32
         var stdout: String
@@ -32,6 +34,7 @@ final class ImportCommandTests: XCTestCase {
         var env = ProcessInfo.processInfo.environment
         env["FAILSCOPE_URL"] = nil
         env["FAILSCOPE_TOKEN"] = nil
+        env["FAILSCOPE_SPOOL"] = spool.path  // the import's runs wait here, not in the working directory
         env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe()
@@ -183,6 +186,42 @@ final class ImportCommandTests: XCTestCase {
             ["import", "--project", "Shop", "--token", "wrong", files.junit], environment: ["FAILSCOPE_URL": url])
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("401"), refused.stderr)
+    }
+
+    func testImportToAServiceThatIsDownStaysInTheSpoolForFailscopeUpload() async throws {
+        let files = try writeReports()
+        // Port 1 on loopback: nothing listens, the connection is refused.
+        let down = try run(
+            ["import", "--project", "Shop", "--url", "http://127.0.0.1:1", "--retry-seconds", "0", files.junit])
+        XCTAssertEqual(down.status, 1, down.stderr)
+        XCTAssertTrue(down.stderr.contains("cannot reach the service"), down.stderr)
+        XCTAssertTrue(down.stderr.contains("stays in \(spool.path) for failscope upload"), down.stderr)
+        XCTAssertFalse(down.stdout.contains("imported "), down.stdout)
+        let pending = try Spool(directory: spool).pendingRuns()
+        XCTAssertEqual(pending.count, 1)
+        let runID = try XCTUnwrap(pending.first?.runID)
+        XCTAssertEqual(try Spool(directory: spool).results(ofRun: runID).count, 4)
+
+        let server = try LiveService(
+            binary: try binary(), data: folder.appendingPathComponent("data"), token: "up-secret")
+        defer { server.stop() }
+        let url = try server.waitForURL()
+        let upload = ["upload", "--spool", spool.path, "--url", url, "--token", "up-secret"]
+        let sent = try run(upload)
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertTrue(sent.stderr.contains("1 run(s), 4 result(s)"), sent.stderr)
+        XCTAssertTrue(sent.stderr.contains("1 run(s) finished, 0 file(s) left"), sent.stderr)
+        XCTAssertEqual(try Spool(directory: spool).pendingRuns().count, 0, "delivered: the spool is empty")
+
+        // Once: a second upload finds nothing, and the service holds the run's four results once.
+        let again = try run(upload)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("0 run(s), 0 result(s)"), again.stderr)
+        let detail = try await APIClient(baseURL: URL(string: url)!, token: "up-secret")
+            .get(RunDetail.self, "api/v1/runs/\(runID)")
+        XCTAssertEqual(detail.summary.run.project, "Shop")
+        XCTAssertEqual(detail.summary.counts.total, 4)
+        XCTAssertNotNil(detail.summary.run.finishedAt, "the run's finish arrived with it")
     }
 }
 

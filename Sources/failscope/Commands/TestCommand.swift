@@ -52,8 +52,8 @@ enum TestCommand: Command {
         guard Run.isValidID(runID) else {
             throw UsageError("--run-id must be 1-64 characters of A-Z a-z 0-9 . _ -, got \"\(runID)\"")
         }
-        let spoolPath = arguments.option("spool") ?? environment["FAILSCOPE_SPOOL"] ?? ".failscope/spool"
-        let retry = try arguments.integer("retry-seconds", default: 20, in: 0...3600)
+        let spoolPath = arguments.spoolPath()
+        let retry = try arguments.retryWindow()
         let summaryFile = arguments.option("summary")
         let baseBranch = arguments.option("base-branch") ?? "main"
         var command = arguments.trailing
@@ -84,7 +84,7 @@ enum TestCommand: Command {
         // What the test processes could not send (a crash, the service down), then the Swift Testing
         // tests the trait did not record: those neither in the spool nor on the service.
         var report: Uploader.Report?
-        if let api { report = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(runID: runID) }
+        if let api { report = await Uploader(api: api, spool: spool, retryWindow: retry).upload(runID: runID) }
         if recordsEvents {
             do {
                 var recorded = try Set(spool.results(ofRun: runID).map(TestJournal.key(of:)))
@@ -96,7 +96,7 @@ enum TestCommand: Command {
                 if added > 0 {
                     notes.append("\(added) Swift Testing result(s) recorded from the event stream")
                     if let api {
-                        let more = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(
+                        let more = await Uploader(api: api, spool: spool, retryWindow: retry).upload(
                             runID: runID)
                         report?.remainingFiles = more.remainingFiles
                         report?.problems += more.problems
