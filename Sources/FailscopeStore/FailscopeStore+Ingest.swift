@@ -446,7 +446,7 @@ extension FailscopeStore {
 
     static func validate(_ run: Run, now: Date) throws(StoreError) {
         guard Run.isValidID(run.id) else {
-            throw .invalid("a run id is 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..')")
+            throw .invalid("a run id is \(Run.idRule)")
         }
         try checkTime(run.startedAt, field: "startedAt", now: now)
         if let finishedAt = run.finishedAt {

@@ -1,4 +1,5 @@
 import FailscopeClient
+import FailscopeModel
 import FailscopeStore
 import Foundation
 
@@ -145,6 +146,15 @@ struct Arguments {
     mutating func requiredServiceURL() throws(UsageError) -> URL {
         guard let url = try serviceURL() else { throw UsageError("--url (or FAILSCOPE_URL) is required") }
         return url
+    }
+
+    /// `id`, the value of `--run-id` (or of the variable that stands for it), when it is a valid run id.
+    /// - Throws: `UsageError` saying the rule (`Run.idRule`), with `id` printed safely.
+    static func validRunID(_ id: String) throws(UsageError) -> String {
+        guard Run.isValidID(id) else {
+            throw UsageError("--run-id must be \(Run.idRule), got \"\(RunsCommand.clean(id))\"")
+        }
+        return id
     }
 
     /// `--spool` (or `FAILSCOPE_SPOOL`, default `Spool.defaultPath`): the spool folder's path, as given.

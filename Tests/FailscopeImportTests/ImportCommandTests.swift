@@ -100,6 +100,17 @@ final class ImportCommandTests: XCTestCase {
             try run(["import", "--project", "Shop", "--run-id", "a/b", "--dry-run", files.junit]).status, 64)
     }
 
+    func testImportAndTestSayTheSameRunIDRule() throws {
+        let files = try writeReports()
+        let rule = "--run-id must be 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..'), got \"a?b\""
+        let imported = try run(["import", "--project", "Shop", "--run-id", "a\u{1B}b", "--dry-run", files.junit])
+        XCTAssertEqual(imported.status, 64)
+        XCTAssertTrue(imported.stderr.contains(rule), imported.stderr)
+        let tested = try run(["test", "--run-id", "a\u{1B}b", "--", "true"])
+        XCTAssertEqual(tested.status, 64)
+        XCTAssertTrue(tested.stderr.contains(rule), tested.stderr)
+    }
+
     func testUntrustedTextIsPrintedWithoutControlCharacters() throws {
         // A file that retitles the terminal, clears it and claims success; a report whose names and
         // messages carry escapes; a file name with one.

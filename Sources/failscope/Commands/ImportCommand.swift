@@ -61,7 +61,7 @@ enum ImportCommand: Command {
         let dryRun = arguments.flag("dry-run")
         let url = try arguments.serviceURL()
         let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let runID = arguments.option("run-id")
+        let runIDOption = arguments.option("run-id")
         let spoolPath = arguments.spoolPath()
         let retry = try arguments.retryWindow()
         let reports = arguments.positional
@@ -69,11 +69,7 @@ enum ImportCommand: Command {
         guard !reports.isEmpty else {
             throw UsageError("give at least one report file, folder or pattern")
         }
-        if let runID, !Run.isValidID(runID) {
-            throw UsageError(
-                "--run-id must be 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..'), got \"\(RunsCommand.clean(runID))\""
-            )
-        }
+        let runID = try runIDOption.map(Arguments.validRunID)
         var uploader: ReportUploader?
         if !dryRun {
             guard let url else {

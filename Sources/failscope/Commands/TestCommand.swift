@@ -48,10 +48,8 @@ enum TestCommand: Command {
         let project =
             arguments.option("project") ?? environment["FAILSCOPE_PROJECT"]
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).lastPathComponent
-        let runID = arguments.option("run-id") ?? environment["FAILSCOPE_RUN_ID"] ?? newRunID()
-        guard Run.isValidID(runID) else {
-            throw UsageError("--run-id must be 1-64 characters of A-Z a-z 0-9 . _ -, got \"\(runID)\"")
-        }
+        let runID = try Arguments.validRunID(
+            arguments.option("run-id") ?? environment["FAILSCOPE_RUN_ID"] ?? newRunID())
         let spoolPath = arguments.spoolPath()
         let retry = try arguments.retryWindow()
         let summaryFile = arguments.option("summary")
