@@ -148,6 +148,13 @@ struct Arguments {
         return url
     }
 
+    /// `--token`, else the environment variable `variable` (`FAILSCOPE_TOKEN` for uploads,
+    /// `FAILSCOPE_READ_TOKEN` for reads); an empty value is none, as the reporter reads it.
+    mutating func token(else variable: String) -> String? {
+        let environment = ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+        return option("token") ?? environment
+    }
+
     /// `id`, the value of `--run-id` (or of the variable that stands for it), when it is a valid run id.
     /// - Throws: `UsageError` saying the rule (`Run.idRule`), with `id` printed safely.
     static func validRunID(_ id: String) throws(UsageError) -> String {

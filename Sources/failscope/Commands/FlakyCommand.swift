@@ -53,7 +53,7 @@ enum FlakyCommand: Command {
         let json = arguments.flag("json")
         let urlOption = arguments.option("url")
         let url = urlOption ?? environment["FAILSCOPE_URL"]
-        let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
+        let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
         let data = arguments.option("data")
         let database = try arguments.database()
         try arguments.checkAllConsumed()

@@ -51,7 +51,6 @@ enum ImportCommand: Command {
     static let progressThreshold: Int64 = 16 << 20
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
         guard let project = arguments.option("project"), !project.isEmpty else {
             throw UsageError("--project is required")
         }
@@ -60,7 +59,7 @@ enum ImportCommand: Command {
             device: arguments.option("device"))
         let dryRun = arguments.flag("dry-run")
         let url = try arguments.serviceURL()
-        let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let token = arguments.token(else: "FAILSCOPE_TOKEN")
         let runIDOption = arguments.option("run-id")
         let spoolPath = arguments.spoolPath()
         let retry = try arguments.retryWindow()

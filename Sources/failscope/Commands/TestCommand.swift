@@ -44,7 +44,7 @@ enum TestCommand: Command {
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let url = try arguments.serviceURL()
-        let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"]
+        let token = arguments.token(else: "FAILSCOPE_TOKEN")
         let project =
             arguments.option("project") ?? environment["FAILSCOPE_PROJECT"]
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).lastPathComponent

@@ -22,10 +22,9 @@ enum UploadCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
         let spool = arguments.spoolPath()
         let url = try arguments.requiredServiceURL()
-        let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"]
+        let token = arguments.token(else: "FAILSCOPE_TOKEN")
         let runID = arguments.option("run-id")
         let retry = try arguments.retryWindow()
         try arguments.checkAllConsumed()
