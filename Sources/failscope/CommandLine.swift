@@ -137,6 +137,12 @@ struct Arguments {
     mutating func serviceURL() throws(UsageError) -> URL? {
         let environment = ProcessInfo.processInfo.environment["FAILSCOPE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         guard let text = option("url") ?? environment else { return nil }
+        return try Self.serviceURL(parsing: text)
+    }
+
+    /// `text` as the service's URL: http(s) with a host.
+    /// - Throws: `UsageError` quoting `text` with its control characters as `?`.
+    static func serviceURL(parsing text: String) throws(UsageError) -> URL {
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
         else { throw UsageError("--url must be an http(s) URL, got \"\(RunsCommand.clean(text))\"") }
         return url

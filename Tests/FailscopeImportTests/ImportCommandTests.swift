@@ -199,6 +199,31 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("401"), refused.stderr)
     }
 
+    func testRunsAndFlakyReadAServiceUnderTheOneURLRule() throws {
+        let files = try writeReports()
+        let server = try LiveService(
+            binary: try binary(), data: folder.appendingPathComponent("data"), token: "up-secret")
+        defer { server.stop() }
+        let url = try server.waitForURL()
+        let imported = try run(
+            ["import", "--project", "Shop", "--run-id", "ci-7", "--url", url, "--token", "up-secret", files.junit])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        for option in ["--url", "--server"] {  // --server: the older spelling
+            let listed = try run(["runs", option, url, "--json"])
+            XCTAssertEqual(listed.status, 0, listed.stderr)
+            let list = try WireCoding.decoder().decode(RunList.self, from: Data(listed.stdout.utf8))
+            XCTAssertEqual(list.runs.map(\.run.id), ["ci-7"])
+        }
+        let flaky = try run(["flaky", "--json"], environment: ["FAILSCOPE_URL": url])
+        XCTAssertEqual(flaky.status, 0, flaky.stderr)
+        XCTAssertEqual(try WireCoding.decoder().decode(FlakyReport.self, from: Data(flaky.stdout.utf8)).flaky.count, 0)
+        for command in [["runs", "--url", "ftp://x\u{1B}"], ["flaky", "--url", "ftp://x\u{1B}"]] {
+            let refused = try run(command)
+            XCTAssertEqual(refused.status, 64, command.joined(separator: " "))
+            XCTAssertTrue(refused.stderr.contains("--url must be an http(s) URL, got \"ftp://x?\""), refused.stderr)
+        }
+    }
+
     func testImportToAServiceThatIsDownStaysInTheSpoolForFailscopeUpload() async throws {
         let files = try writeReports()
         // Port 1 on loopback: nothing listens, the connection is refused.
