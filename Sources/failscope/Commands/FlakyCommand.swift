@@ -79,7 +79,7 @@ enum FlakyCommand: Command {
                     print(json ? String(decoding: try encoder.encode(report), as: UTF8.self) : FlakyTable.tests(report))
                 }
             } catch let error as APIClientError {
-                throw CommandError("\(error)")
+                throw CommandError(RunsCommand.clean("\(error)"))  // it quotes the service: untrusted text
             }
             return 0
         }

@@ -79,7 +79,7 @@ enum RunsCommand: Command {
             let client = APIClient(baseURL: server, token: token)
             return try await client.get(RunList.self, "api/v1/runs", query: parameters)
         } catch let error as APIClientError {
-            throw CommandError("\(error)")
+            throw CommandError(clean("\(error)"))  // it quotes the service: untrusted text
         }
     }
 
