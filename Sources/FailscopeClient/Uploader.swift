@@ -42,7 +42,7 @@ public struct Uploader: Sendable {
         public init() {}
     }
 
-    /// Results per `POST /results` when the caller does not choose (the service takes at most 1,000).
+    /// Results per `POST /results` when the caller does not choose (at most `IngestLimits.resultsPerBatch`).
     public static let defaultBatchSize = 100
     /// How long to keep retrying, in seconds, when the caller does not choose.
     public static let defaultRetryWindow: Double = 20

@@ -59,8 +59,13 @@ public struct ReportUploader: Sendable {
             startedAt: startedAt, finishedAt: finishedAt)
     }
 
-    /// The results of `reports` as one run's results: attempts renumbered across files, text fields
-    /// clipped to what the service stores (4 KiB names, 64 KiB messages).
+    /// UTF-8 bytes an imported failure message or skip reason is cut to (the service stores more,
+    /// `IngestLimits.outputBytes`; a report's message longer than this is a log, not a message).
+    static let messageBytes = 64 << 10
+
+    /// The results of `reports` as one run's results: attempts renumbered across files, name-like text
+    /// clipped to what the service stores (`IngestLimits.textFieldBytes`), messages and skip reasons to
+    /// `messageBytes`.
     public static func results(of reports: [ParsedReport]) -> [TestResult] {
         let merged = reports.count == 1 ? reports[0].results : AttemptNumbering.number(reports.flatMap(\.results))
         return merged.map(clipped)
@@ -68,15 +73,16 @@ public struct ReportUploader: Sendable {
 
     static func clipped(_ result: TestResult) -> TestResult {
         var result = result
-        result.suite = clip(result.suite, 4096)
-        result.name = clip(result.name, 4096)
-        result.arguments = result.arguments.map { clip($0, 4096) }
-        result.device = result.device.map { clip($0, 4096) }
-        result.skipReason = result.skipReason.map { clip($0, 64 << 10) }
+        let text = IngestLimits.textFieldBytes
+        result.suite = clip(result.suite, text)
+        result.name = clip(result.name, text)
+        result.arguments = result.arguments.map { clip($0, text) }
+        result.device = result.device.map { clip($0, text) }
+        result.skipReason = result.skipReason.map { clip($0, messageBytes) }
         result.failures = result.failures.map { failure in
             var failure = failure
-            failure.message = clip(failure.message, 64 << 10)
-            if let location = failure.location { failure.location?.file = clip(location.file, 4096) }
+            failure.message = clip(failure.message, messageBytes)
+            if let location = failure.location { failure.location?.file = clip(location.file, text) }
             return failure
         }
         return result

@@ -2,13 +2,8 @@ import FailscopeModel
 import Foundation
 
 extension FailscopeStore {
-    /// Limits on ingested values; larger input is refused with `StoreError.invalid`.
-    public enum Limits {
-        public static let resultsPerBatch = 1_000
-        public static let maximumAttempt = 1_000
-        public static let textFieldBytes = 4_096
-        public static let outputBytes = 1 << 20
-    }
+    /// Limits on ingested values (the API's, `IngestLimits`); larger input is refused with `StoreError.invalid`.
+    public typealias Limits = IngestLimits
 
     /// What `putRun` did.
     public enum PutRunOutcome: Sendable, Equatable {

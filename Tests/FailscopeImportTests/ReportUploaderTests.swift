@@ -95,6 +95,7 @@ final class ReportUploaderTests: XCTestCase {
             TestResult(
                 suite: long, name: "n", status: .failed,
                 failures: [Failure(message: String(repeating: "m", count: 100_000))]))
+        XCTAssertEqual(IngestLimits.textFieldBytes, 4096)
         XCTAssertLessThanOrEqual(clipped.suite.utf8.count, 4096)
         XCTAssertTrue(clipped.suite.hasSuffix("…"))
         XCTAssertLessThanOrEqual(clipped.failures[0].message.utf8.count, 64 << 10)
