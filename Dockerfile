@@ -12,6 +12,7 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+COPY Benchmarks ./Benchmarks
 COPY Tests ./Tests
 COPY Migrations ./Migrations
 RUN swift build -c release --product failscope --static-swift-stdlib \

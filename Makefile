@@ -54,7 +54,7 @@ schemathesis:
 
 ## lint: the seed's page-object acceptance check and swift-format
 lint: lint-page-objects
-	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Benchmarks Tests Package.swift
 
 ## lint-page-objects: seed 000's acceptance check on the sample UI suite (and the check's own self-test)
 lint-page-objects:
@@ -68,7 +68,7 @@ check-adoption:
 	@scripts/check-adoption.sh
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive Sources Benchmarks Tests Package.swift
 
 ## bench: every benchmark, one table (release build)
 bench: release

@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // Release benchmark of render + encode (scripts/bench/raster.sh).
         .executableTarget(
-            name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"]),
+            name: "raster-bench", dependencies: ["ScreenRaster", "SimulatedUI", "DemoApp", "DemoAccessibility"],
+            path: "Benchmarks/raster-bench"),
         // UITestCase registers the simulated screen's capture; BasePage writes the reporter's page trail.
         .target(name: "PageObjects", dependencies: ["SimulatedUI", "FailscopeReporter", "FailscopeSimulatedScreen"]),
 
@@ -91,15 +92,20 @@ let package = Package(
         .target(name: "HTTPRouting", dependencies: ["HTTPServer"]),
         .executableTarget(
             name: "http-bench",
-            dependencies: ["HTTPServer", "HTTPRouting", "FailscopeService", "FailscopeStore", "FailscopeModel"]
+            dependencies: ["HTTPServer", "HTTPRouting", "FailscopeService", "FailscopeStore", "FailscopeModel"],
+            path: "Benchmarks/http-bench"
         ),  // scripts/bench/http.sh
         .target(
             name: "FailscopeService",
             dependencies: ["FailscopeStore", "HTTPServer", "HTTPRouting", "FailscopeModel", "PNGCodec"],
             resources: [.embedInCode("openapi.json")]  // the API contract, served at /api/v1/openapi.json
         ),
-        .executableTarget(name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/service.sh
-        .executableTarget(name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"]),  // scripts/bench/flaky.sh
+        .executableTarget(
+            name: "service-bench", dependencies: ["FailscopeStore", "FailscopeModel"],
+            path: "Benchmarks/service-bench"),  // scripts/bench/service.sh
+        .executableTarget(
+            name: "flaky-bench", dependencies: ["FailscopeStore", "FailscopeModel"],
+            path: "Benchmarks/flaky-bench"),  // scripts/bench/flaky.sh
 
         // Release benchmark of the reporter's overhead, capture cost and live-upload latency (scripts/bench/reporter.sh, live.sh).
         .executableTarget(
@@ -107,7 +113,8 @@ let package = Package(
             dependencies: [
                 "FailscopeReporter", "FailscopeSimulatedScreen", "FailscopeClient", "FailscopeModel", "DemoApp",
                 "SimulatedUI", "ScreenRaster",
-            ]
+            ],
+            path: "Benchmarks/reporter-bench"
         ),
         .executableTarget(
             name: "failscope",
@@ -128,8 +135,10 @@ let package = Package(
             exclude: ["References", "Fixtures"]  // PNGs read from the source tree by the tests
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
-        .testTarget(name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
-        .testTarget(name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
+        .testTarget(
+            name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
+        .testTarget(
+            name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPRouting", "FailscopeTesting"]),
         .testTarget(name: "HTTPRoutingTests", dependencies: ["HTTPRouting", "HTTPServer"]),
         .testTarget(

@@ -74,7 +74,7 @@ for ((index = 0; index < rounds; index++)); do
 done
 
 echo "==> Importing the sample JUnit reports" >&2
-"$bin" import --project DemoApp --branch main --commit a1f3c9e --device "iPhone 15" \
+"$bin" import --project DemoApp --branch main --commit a1f3c9e --device "iPhone 15" --spool "$data/spool" \
     --url "$url" --token "$token" Samples/junit || echo "    (import reported a problem; see above)" >&2
 
 cat >&2 <<MSG

@@ -1,7 +1,7 @@
 import FailscopeModel
 import Foundation
 
-/// The ingest half of the Failscope HTTP API, as the spool uploader uses it (DESIGN.md, "API").
+/// The ingest half of the Failscope HTTP API, as the spool uploader uses it (`openapi.json`).
 ///
 /// Every call is idempotent on the server: the same run, result key or artifact sent twice is
 /// stored once, so a retry after a timeout or a crash never duplicates anything. Implementations:

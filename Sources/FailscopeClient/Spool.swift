@@ -22,6 +22,10 @@ import Foundation
 /// crashed) becomes an `error` result.
 /// Files of an older layout (`run.json`, `results/` directly in the run's folder) are delivered too.
 public struct Spool: Sendable {
+    /// The spool's folder when neither `FAILSCOPE_SPOOL` nor `--spool` says otherwise, relative to the
+    /// working directory: the reporter, `failscope test`, `import` and `upload` all meet there.
+    public static let defaultPath = ".failscope/spool"
+
     public let directory: URL
 
     public init(directory: URL) {

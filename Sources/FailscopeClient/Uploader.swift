@@ -42,17 +42,24 @@ public struct Uploader: Sendable {
         public init() {}
     }
 
+    /// Results per `POST /results` when the caller does not choose (at most `IngestLimits.resultsPerBatch`).
+    public static let defaultBatchSize = 100
+    /// How long to keep retrying, in seconds, when the caller does not choose.
+    public static let defaultRetryWindow: Double = 20
+
     public let api: any IngestAPI
     public let spool: Spool
-    public var batchSize = 100
+    /// Results per `POST /results`.
+    public var batchSize: Int
     /// How long to keep retrying, in seconds, before leaving the rest in the spool.
-    public var retryWindow: Double = 20
+    public var retryWindow: Double
     /// With a run marked unreachable by another process, try each run once, without retries.
     public var honoursUnreachableMark = false
     var backoff = Backoff()
 
     public init(
-        api: any IngestAPI, spool: Spool, batchSize: Int = 100, retryWindow: Double = 20,
+        api: any IngestAPI, spool: Spool, batchSize: Int = Uploader.defaultBatchSize,
+        retryWindow: Double = Uploader.defaultRetryWindow,
         honoursUnreachableMark: Bool = false
     ) {
         self.api = api

@@ -18,17 +18,27 @@ public struct ImportOptions: Sendable, Equatable {
     }
 }
 
-/// Uploads parsed reports through the ingest API, the same calls and idempotency as the reporter:
-/// `PUT` the run, `POST` its results in batches, `POST` finish. Sending the same run again stores nothing twice.
+/// Uploads parsed reports the way the reporter uploads its tests: each report's run goes into the
+/// spool (`SpoolWriter`: the run, its results, its finish), then the spool's `Uploader` sends it, with
+/// the same retries, batches and idempotency. What it could not send stays in the spool, where
+/// `failscope upload` finds it; sending the same run again stores nothing twice.
 public struct ReportUploader: Sendable {
-    public let api: any IngestAPI
-    /// Results per `POST /results` (the service takes at most 1,000).
-    public var batchSize: Int
+    /// The uploader of `spool`, to `api`.
+    public let uploader: Uploader
 
-    public init(api: any IngestAPI, batchSize: Int = 500) {
-        precondition(batchSize > 0)
-        self.api = api
-        self.batchSize = batchSize
+    public var api: any IngestAPI { uploader.api }
+    public var spool: Spool { uploader.spool }
+
+    public init(uploader: Uploader) {
+        self.uploader = uploader
+    }
+
+    /// What became of one run.
+    public struct Outcome: Sendable, Equatable {
+        /// The uploader's report of this run.
+        public var report: Uploader.Report
+        /// Whether the service acknowledged the whole run, its finish included (nothing of it stays in the spool).
+        public var delivered: Bool { report.ownFolderDelivered }
     }
 
     /// The run for `reports` (one file, or several merged into one run): metadata from the options and the
@@ -49,8 +59,13 @@ public struct ReportUploader: Sendable {
             startedAt: startedAt, finishedAt: finishedAt)
     }
 
-    /// The results of `reports` as one run's results: attempts renumbered across files, text fields
-    /// clipped to what the service stores (4 KiB names, 64 KiB messages).
+    /// UTF-8 bytes an imported failure message or skip reason is cut to (the service stores more,
+    /// `IngestLimits.outputBytes`; a report's message longer than this is a log, not a message).
+    static let messageBytes = 64 << 10
+
+    /// The results of `reports` as one run's results: attempts renumbered across files, name-like text
+    /// clipped to what the service stores (`IngestLimits.textFieldBytes`), messages and skip reasons to
+    /// `messageBytes`.
     public static func results(of reports: [ParsedReport]) -> [TestResult] {
         let merged = reports.count == 1 ? reports[0].results : AttemptNumbering.number(reports.flatMap(\.results))
         return merged.map(clipped)
@@ -58,15 +73,16 @@ public struct ReportUploader: Sendable {
 
     static func clipped(_ result: TestResult) -> TestResult {
         var result = result
-        result.suite = clip(result.suite, 4096)
-        result.name = clip(result.name, 4096)
-        result.arguments = result.arguments.map { clip($0, 4096) }
-        result.device = result.device.map { clip($0, 4096) }
-        result.skipReason = result.skipReason.map { clip($0, 64 << 10) }
+        let text = IngestLimits.textFieldBytes
+        result.suite = clip(result.suite, text)
+        result.name = clip(result.name, text)
+        result.arguments = result.arguments.map { clip($0, text) }
+        result.device = result.device.map { clip($0, text) }
+        result.skipReason = result.skipReason.map { clip($0, messageBytes) }
         result.failures = result.failures.map { failure in
             var failure = failure
-            failure.message = clip(failure.message, 64 << 10)
-            if let location = failure.location { failure.location?.file = clip(location.file, 4096) }
+            failure.message = clip(failure.message, messageBytes)
+            if let location = failure.location { failure.location?.file = clip(location.file, text) }
             return failure
         }
         return result
@@ -86,17 +102,19 @@ public struct ReportUploader: Sendable {
         return result + "…"
     }
 
-    /// Sends the run, its results and its end. - Throws: the API's error (`APIClientError` for `APIClient`).
-    public func upload(_ run: Run, results: [TestResult]) async throws {
+    /// Writes `run` (sent open, then finished at `run.finishedAt ?? run.startedAt`) and `results` into the
+    /// spool as one writer folder of this process, then uploads that run: every folder of it in the spool,
+    /// an earlier import's that could not be sent included. A delivered folder leaves the spool.
+    /// - Throws: only when the spool cannot be written (the service's errors are in the outcome's report).
+    public func upload(_ run: Run, results: [TestResult]) async throws -> Outcome {
+        let writer = SpoolWriter(spool: spool, runID: run.id)
         var open = run
         open.finishedAt = nil
-        try await api.putRun(open)
-        var start = 0
-        while start < results.count {
-            let end = min(start + batchSize, results.count)
-            try await api.postResults(runID: run.id, batch: ResultBatch(results: Array(results[start..<end])))
-            start = end
-        }
-        try await api.finishRun(runID: run.id, finish: RunFinish(finishedAt: run.finishedAt ?? run.startedAt))
+        try writer.write(open)
+        if !results.isEmpty { try writer.write(results) }
+        try writer.markFinished(at: run.finishedAt ?? run.startedAt)
+        let report = await uploader.upload(runID: run.id, ownFolder: writer.folder)
+        if report.ownFolderDelivered { writer.removeDelivered() }
+        return Outcome(report: report)
     }
 }

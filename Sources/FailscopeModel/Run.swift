@@ -57,7 +57,10 @@ public struct Run: Codable, Sendable, Hashable {
         self.finishedAt = finishedAt
     }
 
-    /// Whether `id` is a valid run id: 1–64 characters of `[A-Za-z0-9._-]`, not `.` or `..`.
+    /// What `isValidID(_:)` accepts, in the words an error message gives a person.
+    public static let idRule = "1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..')"
+
+    /// Whether `id` is a valid run id: 1–64 characters of `[A-Za-z0-9._-]`, not `.` or `..` (`idRule`).
     public static func isValidID(_ id: String) -> Bool {
         guard (1...64).contains(id.utf8.count), id != ".", id != ".." else { return false }
         return id.utf8.allSatisfy { byte in

@@ -2,7 +2,7 @@ import Foundation
 
 /// One attempt of one test in one run: the unit the reporter and the importers upload.
 ///
-/// A test is identified by `(project, suite, name, arguments)` (DESIGN.md, "Words"); `device`
+/// A test is identified by `(project, suite, name, arguments)` (docs/architecture.md, "Words"); `device`
 /// overrides the run's device when one report holds several (the same test on two devices is two
 /// tests' results in the analysis, never two attempts). `attempt` counts retries from 1.
 /// Times: `startedAt` ISO 8601 UTC; `duration` in seconds, `nil` when unknown (never 0 for unknown).

@@ -55,7 +55,7 @@ public struct ReporterConfiguration: Sendable {
         if let branch = value("FAILSCOPE_BRANCH") { ci.branch = branch }
         if let commit = value("FAILSCOPE_COMMIT") { ci.commit = commit }
         let disabled = value("FAILSCOPE_DISABLED").map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
-        let spool = value("FAILSCOPE_SPOOL") ?? ".failscope/spool"
+        let spool = value("FAILSCOPE_SPOOL") ?? Spool.defaultPath
         let runID = value("FAILSCOPE_RUN_ID").flatMap { Run.isValidID($0) ? $0 : nil } ?? RunIdentity.derived()
         var configuration = ReporterConfiguration(
             serviceURL: value("FAILSCOPE_URL").flatMap(URL.init(string:)), token: value("FAILSCOPE_TOKEN"),

@@ -2,13 +2,8 @@ import FailscopeModel
 import Foundation
 
 extension FailscopeStore {
-    /// Limits on ingested values; larger input is refused with `StoreError.invalid`.
-    public enum Limits {
-        public static let resultsPerBatch = 1_000
-        public static let maximumAttempt = 1_000
-        public static let textFieldBytes = 4_096
-        public static let outputBytes = 1 << 20
-    }
+    /// Limits on ingested values (the API's, `IngestLimits`); larger input is refused with `StoreError.invalid`.
+    public typealias Limits = IngestLimits
 
     /// What `putRun` did.
     public enum PutRunOutcome: Sendable, Equatable {
@@ -446,7 +441,7 @@ extension FailscopeStore {
 
     static func validate(_ run: Run, now: Date) throws(StoreError) {
         guard Run.isValidID(run.id) else {
-            throw .invalid("a run id is 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..')")
+            throw .invalid("a run id is \(Run.idRule)")
         }
         try checkTime(run.startedAt, field: "startedAt", now: now)
         if let finishedAt = run.finishedAt {

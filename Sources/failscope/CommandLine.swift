@@ -1,3 +1,5 @@
+import FailscopeClient
+import FailscopeModel
 import FailscopeStore
 import Foundation
 
@@ -135,6 +137,12 @@ struct Arguments {
     mutating func serviceURL() throws(UsageError) -> URL? {
         let environment = ProcessInfo.processInfo.environment["FAILSCOPE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         guard let text = option("url") ?? environment else { return nil }
+        return try Self.serviceURL(parsing: text)
+    }
+
+    /// `text` as the service's URL: http(s) with a host.
+    /// - Throws: `UsageError` quoting `text` with its control characters as `?`.
+    static func serviceURL(parsing text: String) throws(UsageError) -> URL {
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
         else { throw UsageError("--url must be an http(s) URL, got \"\(RunsCommand.clean(text))\"") }
         return url
@@ -144,6 +152,32 @@ struct Arguments {
     mutating func requiredServiceURL() throws(UsageError) -> URL {
         guard let url = try serviceURL() else { throw UsageError("--url (or FAILSCOPE_URL) is required") }
         return url
+    }
+
+    /// `--token`, else the environment variable `variable` (`FAILSCOPE_TOKEN` for uploads,
+    /// `FAILSCOPE_READ_TOKEN` for reads); an empty value is none, as the reporter reads it.
+    mutating func token(else variable: String) -> String? {
+        let environment = ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+        return option("token") ?? environment
+    }
+
+    /// `id`, the value of `--run-id` (or of the variable that stands for it), when it is a valid run id.
+    /// - Throws: `UsageError` saying the rule (`Run.idRule`), with `id` printed safely.
+    static func validRunID(_ id: String) throws(UsageError) -> String {
+        guard Run.isValidID(id) else {
+            throw UsageError("--run-id must be \(Run.idRule), got \"\(RunsCommand.clean(id))\"")
+        }
+        return id
+    }
+
+    /// `--spool` (or `FAILSCOPE_SPOOL`, default `Spool.defaultPath`): the spool folder's path, as given.
+    mutating func spoolPath() -> String {
+        option("spool") ?? ProcessInfo.processInfo.environment["FAILSCOPE_SPOOL"] ?? Spool.defaultPath
+    }
+
+    /// `--retry-seconds` (0...3600, default the uploader's): how long to retry an unreachable service.
+    mutating func retryWindow() throws(UsageError) -> Double {
+        Double(try integer("retry-seconds", default: Int(Uploader.defaultRetryWindow), in: 0...3600))
     }
 
     /// `--data` (or `FAILSCOPE_DATA`, default `.failscope`) as a folder URL.

@@ -19,6 +19,8 @@ final class ImportCommandTests: XCTestCase {
 
     private func binary() throws -> URL { try LiveService.failscopeBinary() }
 
+    private var spool: URL { folder.appendingPathComponent("spool") }
+
     private struct Outcome {
         var status: Int32
         var stdout: String
@@ -32,6 +34,7 @@ final class ImportCommandTests: XCTestCase {
         var env = ProcessInfo.processInfo.environment
         env["FAILSCOPE_URL"] = nil
         env["FAILSCOPE_TOKEN"] = nil
+        env["FAILSCOPE_SPOOL"] = spool.path  // the import's runs wait here, not in the working directory
         env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe()
@@ -95,6 +98,17 @@ final class ImportCommandTests: XCTestCase {
             try run(["import", "--project", "Shop", files.junit]).status, 64, "no --url and no FAILSCOPE_URL")
         XCTAssertEqual(
             try run(["import", "--project", "Shop", "--run-id", "a/b", "--dry-run", files.junit]).status, 64)
+    }
+
+    func testImportAndTestSayTheSameRunIDRule() throws {
+        let files = try writeReports()
+        let rule = "--run-id must be 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..'), got \"a?b\""
+        let imported = try run(["import", "--project", "Shop", "--run-id", "a\u{1B}b", "--dry-run", files.junit])
+        XCTAssertEqual(imported.status, 64)
+        XCTAssertTrue(imported.stderr.contains(rule), imported.stderr)
+        let tested = try run(["test", "--run-id", "a\u{1B}b", "--", "true"])
+        XCTAssertEqual(tested.status, 64)
+        XCTAssertTrue(tested.stderr.contains(rule), tested.stderr)
     }
 
     func testUntrustedTextIsPrintedWithoutControlCharacters() throws {
@@ -183,6 +197,67 @@ final class ImportCommandTests: XCTestCase {
             ["import", "--project", "Shop", "--token", "wrong", files.junit], environment: ["FAILSCOPE_URL": url])
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("401"), refused.stderr)
+    }
+
+    func testRunsAndFlakyReadAServiceUnderTheOneURLRule() throws {
+        let files = try writeReports()
+        let server = try LiveService(
+            binary: try binary(), data: folder.appendingPathComponent("data"), token: "up-secret")
+        defer { server.stop() }
+        let url = try server.waitForURL()
+        let imported = try run(
+            ["import", "--project", "Shop", "--run-id", "ci-7", "--url", url, "--token", "up-secret", files.junit])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        for option in ["--url", "--server"] {  // --server: the older spelling
+            let listed = try run(["runs", option, url, "--json"])
+            XCTAssertEqual(listed.status, 0, listed.stderr)
+            let list = try WireCoding.decoder().decode(RunList.self, from: Data(listed.stdout.utf8))
+            XCTAssertEqual(list.runs.map(\.run.id), ["ci-7"])
+        }
+        let flaky = try run(["flaky", "--json"], environment: ["FAILSCOPE_URL": url])
+        XCTAssertEqual(flaky.status, 0, flaky.stderr)
+        XCTAssertEqual(try WireCoding.decoder().decode(FlakyReport.self, from: Data(flaky.stdout.utf8)).flaky.count, 0)
+        for command in [["runs", "--url", "ftp://x\u{1B}"], ["flaky", "--url", "ftp://x\u{1B}"]] {
+            let refused = try run(command)
+            XCTAssertEqual(refused.status, 64, command.joined(separator: " "))
+            XCTAssertTrue(refused.stderr.contains("--url must be an http(s) URL, got \"ftp://x?\""), refused.stderr)
+        }
+    }
+
+    func testImportToAServiceThatIsDownStaysInTheSpoolForFailscopeUpload() async throws {
+        let files = try writeReports()
+        // Port 1 on loopback: nothing listens, the connection is refused.
+        let down = try run(
+            ["import", "--project", "Shop", "--url", "http://127.0.0.1:1", "--retry-seconds", "0", files.junit])
+        XCTAssertEqual(down.status, 1, down.stderr)
+        XCTAssertTrue(down.stderr.contains("cannot reach the service"), down.stderr)
+        XCTAssertTrue(down.stderr.contains("stays in \(spool.path) for failscope upload"), down.stderr)
+        XCTAssertFalse(down.stdout.contains("imported "), down.stdout)
+        let pending = try Spool(directory: spool).pendingRuns()
+        XCTAssertEqual(pending.count, 1)
+        let runID = try XCTUnwrap(pending.first?.runID)
+        XCTAssertEqual(try Spool(directory: spool).results(ofRun: runID).count, 4)
+
+        let server = try LiveService(
+            binary: try binary(), data: folder.appendingPathComponent("data"), token: "up-secret")
+        defer { server.stop() }
+        let url = try server.waitForURL()
+        let upload = ["upload", "--spool", spool.path, "--url", url, "--token", "up-secret"]
+        let sent = try run(upload)
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertTrue(sent.stderr.contains("1 run(s), 4 result(s)"), sent.stderr)
+        XCTAssertTrue(sent.stderr.contains("1 run(s) finished, 0 file(s) left"), sent.stderr)
+        XCTAssertEqual(try Spool(directory: spool).pendingRuns().count, 0, "delivered: the spool is empty")
+
+        // Once: a second upload finds nothing, and the service holds the run's four results once.
+        let again = try run(upload)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("0 run(s), 0 result(s)"), again.stderr)
+        let detail = try await APIClient(baseURL: URL(string: url)!, token: "up-secret")
+            .get(RunDetail.self, "api/v1/runs/\(runID)")
+        XCTAssertEqual(detail.summary.run.project, "Shop")
+        XCTAssertEqual(detail.summary.counts.total, 4)
+        XCTAssertNotNil(detail.summary.run.finishedAt, "the run's finish arrived with it")
     }
 }
 

@@ -46,16 +46,24 @@ final class ReportUploaderTests: XCTestCase {
         let parsed = try report(
             "<testsuite name='S' timestamp='2026-01-02T03:04:05Z' time='601.5'>\(cases)</testsuite>")
         let api = RecordingIngestAPI()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-import-spool-\(UUID())")
+        let spool = Spool(directory: folder)
+        defer { try? FileManager.default.removeItem(at: spool.directory) }
         let run = ReportUploader.run(
             id: "import-1", for: [parsed], options: ImportOptions(project: "Shop", branch: "main", device: "iPhone 15"),
             fallbackStart: Date(timeIntervalSince1970: 0))
-        try await ReportUploader(api: api).upload(run, results: ReportUploader.results(of: [parsed]))
+        let outcome = try await ReportUploader(uploader: Uploader(api: api, spool: spool))
+            .upload(run, results: ReportUploader.results(of: [parsed]))
+        // Through the spool and its uploader: batches of the uploader's size, 12 of 100 and one of 3.
+        XCTAssertEqual(Uploader.defaultBatchSize, 100)
         XCTAssertEqual(
             api.calls,
-            [
-                "PUT run import-1", "POST results import-1 500", "POST results import-1 500",
-                "POST results import-1 203", "POST finish import-1",
-            ])
+            ["PUT run import-1"] + Array(repeating: "POST results import-1 100", count: 12)
+                + ["POST results import-1 3", "POST finish import-1"])
+        XCTAssertEqual(api.resultBatches.flatMap(\.results).map(\.name), (0..<1_203).map { "t\($0)" })
+        XCTAssertTrue(outcome.delivered)
+        XCTAssertEqual(outcome.report.results, 1_203)
+        XCTAssertEqual(try spool.pendingRuns().map(\.runID), [], "a delivered run leaves the spool")
         XCTAssertNil(api.putRuns.first?.finishedAt, "the run is sent open, then finished")
         XCTAssertEqual(run.startedAt, WireCoding.parseDate("2026-01-02T03:04:05Z"))
         XCTAssertEqual(run.finishedAt, run.startedAt.addingTimeInterval(601.5))
@@ -87,6 +95,7 @@ final class ReportUploaderTests: XCTestCase {
             TestResult(
                 suite: long, name: "n", status: .failed,
                 failures: [Failure(message: String(repeating: "m", count: 100_000))]))
+        XCTAssertEqual(IngestLimits.textFieldBytes, 4096)
         XCTAssertLessThanOrEqual(clipped.suite.utf8.count, 4096)
         XCTAssertTrue(clipped.suite.hasSuffix("…"))
         XCTAssertLessThanOrEqual(clipped.failures[0].message.utf8.count, 64 << 10)

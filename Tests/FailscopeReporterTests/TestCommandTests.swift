@@ -139,7 +139,7 @@ final class TestCommandTests: XCTestCase {
             BuildProducts.failscope,
             [
                 "import", "--project", "cli", "--run-id", "hostile", "--url", service.url.absoluteString, "--token",
-                service.token, report.path,
+                service.token, "--spool", scratch.appendingPathComponent("spool").path, report.path,
             ], environment: childEnvironment([:]))
         XCTAssertEqual(imported.status, 0, imported.standardError + imported.standardOutput)
         let output = try runProcess(

@@ -65,7 +65,7 @@ final class FlakySummaryTests: XCTestCase {
         XCTAssertGreaterThan(counts["flaky_commits"]?.count ?? 0, 0)
         XCTAssertGreaterThan(counts["flaky_page_days"]?.count ?? 0, 0)
         // Results without a device: their page rows have device "" (the all-devices breakdown counts them),
-        // their outcome, commit, day and call-site rows only device "*" (0010).
+        // their outcome, commit, day and call-site rows only device "*".
         for table in ["flaky_outcomes", "flaky_commits", "flaky_test_days", "flaky_call_sites"] {
             XCTAssertFalse(counts[table]?.contains { $0[2] == .text("") } ?? true, table)
             XCTAssertTrue(counts[table]?.contains { $0[2] == .text("iPad") } ?? false, table)

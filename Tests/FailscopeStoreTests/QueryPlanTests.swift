@@ -51,7 +51,7 @@ final class QueryPlanTests: XCTestCase {
 
     func testFlakySummaryWindowScansReadOneDeviceKey() throws {
         // The page list's window rows: the device-summed '*' rows failing in the window, read from the
-        // index alone (0006), each with one primary-key lookup of its row before the window.
+        // index `flaky_test_pages_by_time` alone, each with one primary-key lookup of its row before the window.
         let select = FlakyAnalysis.pageRowSelect(withFirstFailure: false)
         let text = try plan(
             select + " WHERE tp.device = ?2 AND tp.last_fail_at >= ?3 AND tp.project = ?4 AND tp.branch = ?5",
@@ -66,7 +66,7 @@ final class QueryPlanTests: XCTestCase {
     }
 
     func testContradictingCommitsComeFromTheirIndexInOrder() throws {
-        // The newest few in order and their total: the covering index of 0008, no table lookup, no sort.
+        // The newest few in order and their total: the covering index `flaky_commits_contradicting`, no table lookup, no sort.
         let values: [any SQLBindable] = ["t", "main", "*", 0, 6]
         let newest = try plan(
             "SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) \(FlakyAnalysis.contradictingCommits) "

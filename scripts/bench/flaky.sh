@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.."
 QUERIES=${BENCH_FLAKY_QUERIES:-300}
 swift build -c release --product flaky-bench >&2
 BIN=$(swift build -c release --show-bin-path)
-KEY=$(cat Migrations/*/*.sql Sources/flaky-bench/HistoryGenerator.swift | sha256sum | cut -c1-12)
+KEY=$(cat Migrations/*/*.sql Benchmarks/flaky-bench/HistoryGenerator.swift | sha256sum | cut -c1-12)
 CACHE=.build/bench-data
 mkdir -p "$CACHE"
 

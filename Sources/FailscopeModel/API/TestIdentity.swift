@@ -1,4 +1,4 @@
-/// A test's stable identity (DESIGN.md, "Words"): project, suite, name and, for a parameterized
+/// A test's stable identity (docs/architecture.md, "Words"): project, suite, name and, for a parameterized
 /// test, the argument text.
 ///
 /// `id` is the first 32 hexadecimal digits of SHA-256 over `project`, `suite`, `name` and

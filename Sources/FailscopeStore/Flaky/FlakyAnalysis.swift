@@ -292,7 +292,7 @@ struct FlakyAnalysis {
     func flakyTest(_ candidate: Candidate, _ evaluated: Evaluated, reasons: [FlakyReason]) throws -> FlakyTest {
         // The identity and the pass/fail counts in the window in one statement: the key's lifetime counts
         // minus those before its first day in the window. Then the newest contradicting commits (one
-        // more than listed) and, only when there are more, their total, from their index (0008).
+        // more than listed) and, only when there are more, their total, from their index `flaky_commits_contradicting`.
         let firstDayInWindow = """
             FROM flaky_test_days d WHERE d.test_key = t.key AND d.branch = ?2 AND d.device = ?3 AND d.day >= ?4
                 ORDER BY d.day LIMIT 1

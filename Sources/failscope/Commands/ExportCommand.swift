@@ -23,10 +23,9 @@ enum ExportCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
         guard let runID = arguments.option("run") else { throw UsageError("--run is required") }
         let url = try arguments.requiredServiceURL()
-        let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
+        let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
         let format = arguments.option("format") ?? "junit"
         guard format == "junit" else { throw UsageError("--format must be junit, got \"\(format)\"") }
         let output = arguments.option("output")

@@ -34,7 +34,6 @@ enum FlakyCommand: Command {
     static let booleanFlags: Set<String> = ["json", "pages", "all-branches"]
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
         var query = FailscopeStore.FlakyQuery()
         query.page = nonEmpty(arguments.option("page"))
         query.suite = nonEmpty(arguments.option("suite"))
@@ -52,9 +51,10 @@ enum FlakyCommand: Command {
         let listPages = arguments.flag("pages")
         let json = arguments.flag("json")
         let urlOption = arguments.option("url")
-        let url = urlOption ?? environment["FAILSCOPE_URL"]
-        let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
         let data = arguments.option("data")
+        let url = try data == nil ? arguments.serviceURL() : nil  // --data reads the folder whatever FAILSCOPE_URL says
+        let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
+        let directory = try arguments.dataDirectory()
         let database = try arguments.database()
         try arguments.checkAllConsumed()
         if data != nil && urlOption != nil { throw UsageError("--url and --data exclude each other") }
@@ -62,10 +62,7 @@ enum FlakyCommand: Command {
         let encoder = WireCoding.encoder()
         encoder.outputFormatting.insert(.prettyPrinted)
         if let url, data == nil {
-            guard let base = URL(string: url), base.scheme == "http" || base.scheme == "https" else {
-                throw UsageError("--url must be an http(s) URL, got \"\(url)\"")
-            }
-            let client = APIClient(baseURL: base, token: token)
+            let client = APIClient(baseURL: url, token: token)
             var parameters = ["days": String(query.days)]
             for (key, value) in [
                 ("page", query.page), ("suite", query.suite), ("project", query.project), ("branch", query.branch),
@@ -82,11 +79,10 @@ enum FlakyCommand: Command {
                     print(json ? String(decoding: try encoder.encode(report), as: UTF8.self) : FlakyTable.tests(report))
                 }
             } catch let error as APIClientError {
-                throw CommandError("\(error)")
+                throw CommandError(RunsCommand.clean("\(error)"))  // it quotes the service: untrusted text
             }
             return 0
         }
-        let directory = URL(fileURLWithPath: data ?? environment["FAILSCOPE_DATA"] ?? ".failscope")
         do {
             let reader = try FlakyReader(directory: directory, database: database)
             if listPages {

@@ -4,7 +4,8 @@ import FailscopeModel
 import Foundation
 
 /// `failscope import`: reads JUnit XML, Swift Testing event streams and xcresulttool JSON from CI and
-/// uploads each file as one run (or all files as one run with `--run-id`).
+/// uploads each file as one run (or all files as one run with `--run-id`) through the spool and its
+/// uploader, as the reporter does: a run the service did not take stays in the spool for `failscope upload`.
 ///
 /// Exit codes: 0 every file imported; 2 some files failed (each said why on stderr), the rest imported;
 /// 1 nothing imported; 64 a usage error. Text from the reports, their paths and the service is untrusted:
@@ -14,7 +15,8 @@ enum ImportCommand: Command {
     static let summary = "Import JUnit XML, Swift Testing event streams or xcresult JSON as runs."
     static let usage = """
         USAGE: failscope import --project <name> [--branch <b>] [--commit <sha>] [--device <name>]
-                                [--url <url>] [--token <token>] [--run-id <id>] [--dry-run] <file>...
+                                [--url <url>] [--token <token>] [--run-id <id>] [--spool <dir>]
+                                [--retry-seconds <n>] [--dry-run] <file>...
 
         ARGUMENTS:
           <file>             Report files, folders (every file inside, recursively) or glob patterns ("out/*.xml").
@@ -32,7 +34,14 @@ enum ImportCommand: Command {
                              xunit.xml with its xunit-swift-testing.xml. (default: one run per file, its id
                              derived from the project, --branch, --commit, --device and the file's bytes, so
                              importing the same file with the same options again changes nothing)
+          --spool <dir>      Where each run waits until the service has it. (default: .failscope/spool;
+                             env FAILSCOPE_SPOOL)
+          --retry-seconds <n>
+                             How long to retry an unreachable service. (default: 20)
           --dry-run          Parse and print per file: tests, failures, skipped, flaky, warnings. Upload nothing.
+
+          Every request is idempotent. A run the service did not take stays in the spool, and
+          `failscope upload` (with the same --spool) sends it later.
 
           Exit status: 0 all imported, 2 some files failed, 1 nothing imported, 64 usage error.
         """
@@ -42,7 +51,6 @@ enum ImportCommand: Command {
     static let progressThreshold: Int64 = 16 << 20
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
         guard let project = arguments.option("project"), !project.isEmpty else {
             throw UsageError("--project is required")
         }
@@ -51,24 +59,24 @@ enum ImportCommand: Command {
             device: arguments.option("device"))
         let dryRun = arguments.flag("dry-run")
         let url = try arguments.serviceURL()
-        let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let runID = arguments.option("run-id")
+        let token = arguments.token(else: "FAILSCOPE_TOKEN")
+        let runIDOption = arguments.option("run-id")
+        let spoolPath = arguments.spoolPath()
+        let retry = try arguments.retryWindow()
         let reports = arguments.positional
         try arguments.checkAllConsumed()
         guard !reports.isEmpty else {
             throw UsageError("give at least one report file, folder or pattern")
         }
-        if let runID, !Run.isValidID(runID) {
-            throw UsageError(
-                "--run-id must be 1-64 characters of A-Z a-z 0-9 . _ - (not '.' or '..'), got \"\(RunsCommand.clean(runID))\""
-            )
-        }
+        let runID = try runIDOption.map(Arguments.validRunID)
         var uploader: ReportUploader?
         if !dryRun {
             guard let url else {
                 throw UsageError("--url (or FAILSCOPE_URL) is needed to upload; or use --dry-run")
             }
-            uploader = ReportUploader(api: APIClient(baseURL: url, token: token))
+            let spool = Spool(directory: URL(fileURLWithPath: spoolPath))
+            uploader = ReportUploader(
+                uploader: Uploader(api: APIClient(baseURL: url, token: token), spool: spool, retryWindow: retry))
         }
 
         let expansion = ReportFiles.expand(reports)
@@ -174,10 +182,21 @@ enum ImportCommand: Command {
             }.min() ?? Date()
         let run = ReportUploader.run(id: id, for: reports, options: options, fallbackStart: modified)
         let results = ReportUploader.results(of: reports)
+        let names = files.joined(separator: ", ")
+        let outcome: ReportUploader.Outcome
         do {
-            try await uploader.upload(run, results: results)
+            outcome = try await uploader.upload(run, results: results)
         } catch {
-            printError("error: \(RunsCommand.clean("\(files.joined(separator: ", ")): not imported: \(error)"))")
+            printError("error: \(RunsCommand.clean("\(names): not imported: cannot write the spool: \(error)"))")
+            return false
+        }
+        guard outcome.delivered else {
+            // The uploader's problems quote the service's answers: untrusted text.
+            let problems =
+                outcome.report.problems.isEmpty ? "not acknowledged" : outcome.report.problems.joined(separator: "; ")
+            printError(
+                "error: \(RunsCommand.clean("\(names): not imported: \(problems)")); run \(id) stays in "
+                    + "\(RunsCommand.clean(uploader.spool.directory.path)) for failscope upload")
             return false
         }
         print(

@@ -1,10 +1,7 @@
+import FailscopeClient
 import FailscopeModel
 import FailscopeStore
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// `failscope runs`: lists runs, newest first, from a service (`--url`) or a local data folder.
 enum RunsCommand: Command {
@@ -28,10 +25,10 @@ enum RunsCommand: Command {
     static let booleanFlags: Set<String> = ["json"]
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
         // --url and FAILSCOPE_URL as every other command; --server is the older spelling.
-        let server = arguments.option("url") ?? arguments.option("server") ?? environment["FAILSCOPE_URL"]
-        let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
+        let given = arguments.option("url") ?? arguments.option("server")
+        let server = try given.map(Arguments.serviceURL(parsing:)) ?? arguments.serviceURL()
+        let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
         let data = try arguments.dataDirectory()
         var query = FailscopeStore.RunQuery()
         query.project = arguments.option("project")
@@ -70,38 +67,19 @@ enum RunsCommand: Command {
         return 0
     }
 
-    static func fetch(server: String, token: String?, query: FailscopeStore.RunQuery) async throws -> RunList {
-        guard var components = URLComponents(string: server),
-            components.scheme == "http" || components.scheme == "https"
-        else { throw UsageError("--url must be an http(s) URL, got \"\(server)\"") }
-        components.path =
-            (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
-            + "/api/v1/runs"
-        var items = [URLQueryItem(name: "limit", value: String(query.limit))]
-        if let project = query.project { items.append(URLQueryItem(name: "project", value: project)) }
-        if let branch = query.branch { items.append(URLQueryItem(name: "branch", value: branch)) }
-        if let status = query.status { items.append(URLQueryItem(name: "status", value: status.rawValue)) }
-        if let cursor = query.cursor { items.append(URLQueryItem(name: "cursor", value: cursor)) }
-        components.queryItems = items
-        guard let url = components.url else { throw UsageError("--url is not a valid URL") }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 30
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let (body, response): (Data, URLResponse)
-        do {
-            (body, response) = try await URLSession.shared.data(for: request)
-        } catch {
-            throw CommandError("cannot reach \(server): \(error.localizedDescription)")
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else {
-            let message = (try? JSONDecoder().decode(APIErrorBody.self, from: body))?.error.message ?? "HTTP \(status)"
-            throw CommandError("the service answered \(status): \(message)")
+    static func fetch(server: URL, token: String?, query: FailscopeStore.RunQuery) async throws -> RunList {
+        var parameters = ["limit": String(query.limit)]
+        for (key, value) in [
+            ("project", query.project), ("branch", query.branch), ("status", query.status?.rawValue),
+            ("cursor", query.cursor),
+        ] {
+            if let value { parameters[key] = value }
         }
         do {
-            return try WireCoding.decoder().decode(RunList.self, from: body)
-        } catch {
-            throw CommandError("the service's answer is not a run list: \(error)")
+            let client = APIClient(baseURL: server, token: token)
+            return try await client.get(RunList.self, "api/v1/runs", query: parameters)
+        } catch let error as APIClientError {
+            throw CommandError(clean("\(error)"))  // it quotes the service: untrusted text
         }
     }
 

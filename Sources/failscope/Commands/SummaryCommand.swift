@@ -26,10 +26,9 @@ enum SummaryCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
         guard let runID = arguments.option("run") else { throw UsageError("--run is required") }
         let url = try arguments.requiredServiceURL()
-        let token = arguments.option("token") ?? environment["FAILSCOPE_READ_TOKEN"]
+        let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
         let baseBranch = arguments.option("base-branch")
         let baseRun = arguments.option("base")
         if baseBranch != nil && baseRun != nil { throw UsageError("give --base-branch or --base, not both") }

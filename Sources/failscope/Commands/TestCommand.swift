@@ -44,16 +44,14 @@ enum TestCommand: Command {
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let url = try arguments.serviceURL()
-        let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"]
+        let token = arguments.token(else: "FAILSCOPE_TOKEN")
         let project =
             arguments.option("project") ?? environment["FAILSCOPE_PROJECT"]
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).lastPathComponent
-        let runID = arguments.option("run-id") ?? environment["FAILSCOPE_RUN_ID"] ?? newRunID()
-        guard Run.isValidID(runID) else {
-            throw UsageError("--run-id must be 1-64 characters of A-Z a-z 0-9 . _ -, got \"\(runID)\"")
-        }
-        let spoolPath = arguments.option("spool") ?? environment["FAILSCOPE_SPOOL"] ?? ".failscope/spool"
-        let retry = try arguments.integer("retry-seconds", default: 20, in: 0...3600)
+        let runID = try Arguments.validRunID(
+            arguments.option("run-id") ?? environment["FAILSCOPE_RUN_ID"] ?? newRunID())
+        let spoolPath = arguments.spoolPath()
+        let retry = try arguments.retryWindow()
         let summaryFile = arguments.option("summary")
         let baseBranch = arguments.option("base-branch") ?? "main"
         var command = arguments.trailing
@@ -84,7 +82,7 @@ enum TestCommand: Command {
         // What the test processes could not send (a crash, the service down), then the Swift Testing
         // tests the trait did not record: those neither in the spool nor on the service.
         var report: Uploader.Report?
-        if let api { report = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(runID: runID) }
+        if let api { report = await Uploader(api: api, spool: spool, retryWindow: retry).upload(runID: runID) }
         if recordsEvents {
             do {
                 var recorded = try Set(spool.results(ofRun: runID).map(TestJournal.key(of:)))
@@ -96,7 +94,7 @@ enum TestCommand: Command {
                 if added > 0 {
                     notes.append("\(added) Swift Testing result(s) recorded from the event stream")
                     if let api {
-                        let more = await Uploader(api: api, spool: spool, retryWindow: Double(retry)).upload(
+                        let more = await Uploader(api: api, spool: spool, retryWindow: retry).upload(
                             runID: runID)
                         report?.remainingFiles = more.remainingFiles
                         report?.problems += more.problems

@@ -22,17 +22,16 @@ enum UploadCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
-        let spool = arguments.option("spool") ?? environment["FAILSCOPE_SPOOL"] ?? ".failscope/spool"
+        let spool = arguments.spoolPath()
         let url = try arguments.requiredServiceURL()
-        let token = arguments.option("token") ?? environment["FAILSCOPE_TOKEN"]
+        let token = arguments.token(else: "FAILSCOPE_TOKEN")
         let runID = arguments.option("run-id")
-        let retry = try arguments.integer("retry-seconds", default: 20, in: 0...3600)
+        let retry = try arguments.retryWindow()
         try arguments.checkAllConsumed()
 
         let uploader = Uploader(
             api: APIClient(baseURL: url, token: token), spool: Spool(directory: URL(fileURLWithPath: spool)),
-            retryWindow: Double(retry))
+            retryWindow: retry)
         let report = await uploader.upload(runID: runID)
         printError(
             "failscope upload: \(report.runs.count) run(s), \(report.results) result(s), "
