@@ -89,10 +89,9 @@ enum SummaryCommand: Command {
             let list = try await api.get(
                 RunList.self, "api/v1/runs",
                 query: ["project": run.summary.run.project, "branch": baseBranch, "limit": "100"])
-            let finished = list.runs.filter { $0.run.id != runID && $0.status != .incomplete }
-            let mergeBase = mergeBaseCommit(with: baseBranch)
             baseID =
-                (finished.first { mergeBase != nil && $0.run.commit == mergeBase } ?? finished.first)?.run.id
+                RunComparison.defaultBase(
+                    of: runID, among: list.runs, preferringCommit: mergeBaseCommit(with: baseBranch))?.run.id
         }
         var base: RunDetail?
         if let baseID { base = try await api.get(RunDetail.self, "api/v1/runs/\(escaped(baseID))") }
