@@ -75,8 +75,8 @@ public struct RunComparison: Codable, Sendable, Hashable {
     /// The default base of run `runID` among `candidates` (runs of the base branch, newest first, as
     /// `GET /api/v1/runs?branch=` lists them): the newest finished one (status not `incomplete`) other than
     /// the run itself, or the one of `commit` (the merge base, when the caller knows it) if there is one.
-    /// `nil` when no candidate qualifies. The one rule for `failscope summary` and
-    /// `GET /api/v1/runs/{runId}/compare`.
+    /// `nil` when no candidate qualifies. The one rule, applied by `GET /api/v1/runs/{runId}/compare` (which
+    /// `failscope summary` and the dashboard read).
     public static func defaultBase(
         of runID: String, among candidates: [RunSummary], preferringCommit commit: String? = nil
     ) -> RunSummary? {
