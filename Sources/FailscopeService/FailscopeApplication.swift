@@ -46,10 +46,12 @@ public struct FailscopeApplication: Sendable {
 
         let reads = ReadRoutes(store: store)
         let flaky = FlakyRoutes(store: store)
+        let comparisons = CompareRoute(store: store)
         router.group({ try authorization.requireRead($0) }) { readers in
             readers.get("/api/v1/artifacts/{sha256}", artifacts.info)
             readers.get("/api/v1/runs", reads.listRuns)
             readers.get("/api/v1/runs/{runId}", reads.runDetail)
+            readers.get("/api/v1/runs/{runId}/compare", comparisons.compare)
             readers.get("/api/v1/results/{resultId}", reads.resultDetail)
             readers.get("/api/v1/tests/{testId}/history", reads.testHistory)
             readers.get("/api/v1/pages", flaky.pages)

@@ -646,7 +646,8 @@ def every_view_fits_a_1366_pixel_laptop_screen(ctx):
              ('#/results/%d' % failure_with_frame(ctx, MAIN_RUN)['result']['id'], 'result'),
              ('#/results/%d' % flaky_result['id'], 'result'),
              ('#/tests/' + flaky_result['testId'], 'test'), ('#/pages', 'pages'), ('#/pages?sort=failures', 'pages'),
-             ('#/pages/LoginPage', 'page'), ('#/pages/%28no%20page%29?suite=ParserTests', 'page')]
+             ('#/pages/LoginPage', 'page'), ('#/pages/%28no%20page%29?suite=ParserTests', 'page'),
+             ('#/runs/cmp-feature/compare', 'compare')]
     original = ctx.driver.get_window_size()
     ctx.driver.set_window_size(*LAPTOP)
     try:
@@ -664,6 +665,49 @@ def every_view_fits_a_1366_pixel_laptop_screen(ctx):
             ctx.driver.save_screenshot(os.path.join(OUTPUT, '1366-%02d-%s.png' % (index + 1, view)))
     finally:
         ctx.driver.set_window_size(original['width'], original['height'])
+
+
+@test
+def run_comparison_lists_what_changed_against_main_with_a_shareable_url(ctx):
+    equal(ctx.open('#/runs/cmp-feature', 'run'), 'ready', 'the run view')
+    ctx.driver.find_element(By.CSS_SELECTOR, 'a.compare-link').click()
+    equal(wait_for_view(ctx.driver, 'compare'), 'ready', 'the comparison view')
+    equal(ctx.js('return location.hash'), '#/runs/cmp-feature/compare', 'the URL')
+    equal(ctx.js("return document.querySelector('.compare-summary a[href=\"#/runs/cmp-main\"]') !== null"), True,
+          'the default base is the newest finished run of main')
+
+    def sections():
+        return ctx.js("""return Object.fromEntries([...document.querySelectorAll('.compare-section')].map(s =>
+            [s.dataset.section, {count: s.querySelector('.section-count').textContent,
+              empty: !!s.querySelector('.compare-empty'),
+              rows: [...s.querySelectorAll('tbody tr')].map(r => ({
+                test: r.querySelector('td a').textContent, href: r.querySelector('td a').getAttribute('href'),
+                page: r.querySelector('td.page').textContent, callSite: r.querySelector('td.call-site').textContent,
+                id: r.dataset.resultId}))}]))""")
+
+    shown = sections()
+    expected = {'newFailures': ['testA', seed.HOSTILE_NAME], 'fixed': ['testC'], 'stillFailing': ['testB'],
+                'flaky': [], 'newTests': ['testAdded', seed.HOSTILE_NAME], 'removedTests': ['testGone'],
+                'durationChanges': ['testSlow']}
+    for field, names in expected.items():
+        equal(sorted(row['test'] for row in shown[field]['rows']), sorted(names), field)
+        equal(shown[field]['count'], str(len(names)), 'count of ' + field)
+        equal(shown[field]['empty'], not names, 'empty state of ' + field)
+    hostile = next(row for row in shown['newFailures']['rows'] if row['test'] == seed.HOSTILE_NAME)
+    equal(hostile['page'], seed.HOSTILE_PAGE, 'page as text')
+    equal(hostile['callSite'], 'CartTests.swift:50', 'call site')
+    equal(hostile['href'], '#/results/' + hostile['id'], 'the row links to its result')
+    assert_nothing_ran(ctx)
+    ctx.shot('20-compare.png')
+
+    # The URL names the base: another branch, a run, a branch without runs.
+    equal(ctx.open('#/runs/cmp-feature/compare?baseBranch=nothing', 'compare'), 'ready', 'no base')
+    check(ctx.js("return document.querySelector('[data-state=empty] h3').textContent") == 'No base run', 'no base state')
+    equal(sections()['fixed']['empty'], True, 'nothing fixed without a base')
+    equal(ctx.open('#/runs/cmp-main/compare?base=cmp-feature', 'compare'), 'ready', 'explicit base')
+    equal([row['test'] for row in sections()['fixed']['rows']], ['testA'], 'fixed against the feature run')
+    ctx.allowed_console.append(re.compile(r'/compare\?base=nope'))
+    equal(ctx.open('#/runs/cmp-feature/compare?base=nope', 'compare'), 'error', 'an unknown base')
 
 
 @test
@@ -879,6 +923,7 @@ def seed_api_runs(api):
     seed.seed_untrusted_text_run(api)
     seed.seed_unit_test_run(api, UNIT_RUN)
     seed.seed_flip_rate_runs(api)
+    seed.seed_comparison_runs(api)
     png = seed.small_png()
     sha = api.put_png(png)
     seed.seed_large_run(api, LARGE_RUN, LARGE_COUNT, screenshot=(sha, len(png), 393, 852))

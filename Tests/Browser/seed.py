@@ -282,3 +282,38 @@ def seed_flip_rate_runs(api, count=12, project='fliprate'):
         api.finish(run_id, iso(started + datetime.timedelta(seconds=2)))
         ids.append(run_id)
     return ids
+
+
+def seed_comparison_runs(api, project='compare'):
+    """Two finished runs of `project`: 'cmp-main' on main, then 'cmp-feature' on a feature branch, that differ in
+    every way a comparison lists: a new failure (testA), a new failing test named HOSTILE_NAME on HOSTILE_PAGE, one
+    still failing (testB), one fixed (testC), one removed (testGone), one added (testAdded), one much slower
+    (testSlow: 1 s, then 3 s). Returns (main run id, feature run id)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+
+    def result(name, passes, seconds, page='CartPage', line=20, message='XCTAssertTrue failed: the total is wrong'):
+        entry = {'suite': 'CartTests', 'name': name, 'attempt': 1, 'status': 'passed' if passes else 'failed',
+                 'duration': seconds}
+        if not passes:
+            entry['failures'] = [{'message': message, 'page': page, 'action': 'checkout()',
+                                  'location': {'file': '/ci/Tests/CartTests.swift', 'line': line + 2},
+                                  'callSite': {'file': '/ci/Tests/CartTests.swift', 'line': line}, 'isError': False}]
+        return entry
+
+    runs = [
+        ('cmp-main', 'main', 20, [result('testA', True, 1), result('testB', False, 1, line=30),
+                                  result('testC', False, 1), result('testGone', True, 1),
+                                  result('testSlow', True, 1)]),
+        ('cmp-feature', 'feature/compare', 10, [result('testA', False, 1, line=40), result('testB', False, 1, line=30),
+                                                result('testC', True, 1), result('testSlow', True, 3),
+                                                result('testAdded', True, 1),
+                                                result(HOSTILE_NAME, False, 1, page=HOSTILE_PAGE, line=50,
+                                                       message=HOSTILE_MESSAGE)]),
+    ]
+    for run_id, branch, minutes_ago, results in runs:
+        started = now - datetime.timedelta(minutes=minutes_ago)
+        api.put_run({'id': run_id, 'project': project, 'branch': branch, 'commit': '%040x' % (0xc0 + minutes_ago),
+                     'source': 'reporter', 'startedAt': iso(started)})
+        api.post_results(run_id, results)
+        api.finish(run_id, iso(started + datetime.timedelta(seconds=30)))
+    return runs[0][0], runs[1][0]

@@ -55,4 +55,24 @@ final class RunComparisonTests: XCTestCase {
         XCTAssertEqual(comparison.newTests, [], "nothing to be new against")
         XCTAssertNil(comparison.base)
     }
+
+    func testTheDefaultBaseIsTheNewestFinishedRunOtherThanTheRunItself() {
+        func summary(_ id: String, _ status: RunStatus, commit: String? = nil) -> RunSummary {
+            RunSummary(
+                run: Run(
+                    id: id, project: "P", branch: "main", commit: commit, startedAt: Date(timeIntervalSince1970: 1)),
+                status: status, counts: ResultCounts())
+        }
+        let newestFirst = [
+            summary("run", .failed), summary("running", .incomplete), summary("newest", .passed, commit: "c2"),
+            summary("older", .failed, commit: "c1"),
+        ]
+        XCTAssertEqual(RunComparison.defaultBase(of: "run", among: newestFirst)?.run.id, "newest")
+        XCTAssertEqual(
+            RunComparison.defaultBase(of: "run", among: newestFirst, preferringCommit: "c1")?.run.id, "older",
+            "the merge base's run when there is one")
+        XCTAssertEqual(
+            RunComparison.defaultBase(of: "run", among: newestFirst, preferringCommit: "c9")?.run.id, "newest")
+        XCTAssertNil(RunComparison.defaultBase(of: "run", among: Array(newestFirst.prefix(2))))
+    }
 }

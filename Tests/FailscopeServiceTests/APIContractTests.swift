@@ -160,6 +160,15 @@ final class APIContractTests: XCTestCase {
                 await service.send(.GET, "/api/v1/tests/\(result.testId)/history?limit=1"), .GET,
                 "/api/v1/tests/{testId}/history", &checker)
         }
+        let comparison = try assertDocumented(
+            await service.send(.GET, "/api/v1/runs/contract-1/compare"), .GET, "/api/v1/runs/{runId}/compare",
+            &checker
+        ).decode(RunComparison.self)
+        XCTAssertEqual(comparison.base?.run.id, "contract-0")
+        XCTAssertEqual(comparison.newFailures.map(\.name), ["testBroken"], "the base ran on another device")
+        for target in ["/api/v1/runs/contract-1/compare?base=none", "/api/v1/runs/contract-1/compare?base=a&base=b"] {
+            try assertDocumented(await service.send(.GET, target), .GET, "/api/v1/runs/{runId}/compare", &checker)
+        }
         try assertDocumented(
             await service.send(.GET, "/api/v1/pages?project=Shop&days=7"), .GET, "/api/v1/pages", &checker)
         let flaky = try assertDocumented(

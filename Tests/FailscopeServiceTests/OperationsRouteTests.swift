@@ -59,7 +59,8 @@ final class OperationsRouteTests: XCTestCase {
         let expected: [String: Set<String>] = [
             "/healthz": ["get"], "/metrics": ["get"], "/api/v1/openapi.json": ["get"], "/api/v1/runs": ["get"],
             "/api/v1/runs/{runId}": ["get", "put"], "/api/v1/runs/{runId}/results": ["post"],
-            "/api/v1/runs/{runId}/finish": ["post"], "/api/v1/artifacts/{sha256}": ["get", "put"],
+            "/api/v1/runs/{runId}/finish": ["post"], "/api/v1/runs/{runId}/compare": ["get"],
+            "/api/v1/artifacts/{sha256}": ["get", "put"],
             "/api/v1/results/{resultId}": ["get"], "/api/v1/tests/{testId}/history": ["get"], "/api/v1/pages": ["get"],
             "/api/v1/flaky": ["get"],
             "/artifacts/{sha256}.png": ["get"], "/artifacts/{sha256}.json": ["get"],

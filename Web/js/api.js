@@ -90,6 +90,8 @@ export function cachedRun(id) {
 export const api = {
   runs: (query, options) => getJSON('/api/v1/runs' + queryString(query), options),
   run: runDetail,
+  compare: (runId, query, options) =>
+    getJSON('/api/v1/runs/' + encodeURIComponent(runId) + '/compare' + queryString(query), options),
   result: (id, options) => getJSON('/api/v1/results/' + encodeURIComponent(id), options),
   history: (testId, query, options) =>
     getJSON('/api/v1/tests/' + encodeURIComponent(testId) + '/history' + queryString(query), options),

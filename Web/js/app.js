@@ -1,6 +1,7 @@
 // Failscope dashboard: hash routes, one view module each. Views read only the JSON API.
 //   #/runs?project=&branch=&status=   runs, newest first, with the pass-rate trend
 //   #/runs/{runId}?status=&q=          one run: failures by page, then call site
+//   #/runs/{runId}/compare?base=&baseBranch=  what changed in a run against a base run
 //   #/results/{resultId}               one result: screenshot, outlined element, element tree, trail
 //   #/tests/{testId}                   a test's history
 //   #/pages?days=  #/pages/{page}      pages ranked by failures and flaky tests; a page's flaky tests
@@ -8,6 +9,7 @@ import { replaceChildren } from './dom.js';
 import { errorState, loadingState } from './ui.js';
 import { renderRuns } from './views/runs.js';
 import { renderRun } from './views/run.js';
+import { renderCompare } from './views/compare.js';
 import { renderResult } from './views/result.js';
 import { renderTest } from './views/test.js';
 import { renderPages, renderPage } from './views/pages.js';
@@ -16,6 +18,7 @@ const ROUTES = [
   [/^\/?$/, 'runs', renderRuns],
   [/^\/runs\/?$/, 'runs', renderRuns],
   [/^\/runs\/([^/]+)\/?$/, 'run', renderRun],
+  [/^\/runs\/([^/]+)\/compare\/?$/, 'compare', renderCompare],
   [/^\/results\/([^/]+)\/?$/, 'result', renderResult],
   [/^\/tests\/([^/]+)\/?$/, 'test', renderTest],
   [/^\/pages\/?$/, 'pages', renderPages],
@@ -56,7 +59,7 @@ async function show() {
   const [, name, render] = entry || [null, 'notfound', null];
   document.body.dataset.view = name;
   for (const link of document.querySelectorAll('[data-nav]')) {
-    const active = link.dataset.nav === name || (link.dataset.nav === 'runs' && ['run', 'result', 'test'].includes(name))
+    const active = link.dataset.nav === name || (link.dataset.nav === 'runs' && ['run', 'compare', 'result', 'test'].includes(name))
       || (link.dataset.nav === 'pages' && name === 'page');
     link.classList.toggle('active', active);
     if (active) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');

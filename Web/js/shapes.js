@@ -60,6 +60,21 @@
  *   callSites: {callSite?: SourceLocation, results: ResultSummary[]}[]}[]} pages
  *   by page (failing pages first, no page last), then call site; a group's counts are its results'
  *
+ * @typedef {object} RunComparison  GET /api/v1/runs/{runId}/compare?base=|baseBranch=|baseCommit=
+ *   what changed in a run against a base run (default: the newest finished run of `main`, other than the run).
+ *   A test is a test id on a device, judged by its last attempt; each list holds that last attempt, in the
+ *   run's order (the base's for `fixed` and `removedTests`). Without a base every failure is new.
+ * @property {RunSummary} run
+ * @property {RunSummary} [base]  absent when the base branch has no finished run
+ * @property {ResultSummary[]} newFailures  failed in the run; passed, skipped or absent in the base
+ * @property {ResultSummary[]} fixed  failed in the base, passed in the run
+ * @property {ResultSummary[]} stillFailing  failed in both
+ * @property {ResultSummary[]} flaky  passed in the run after a failed attempt
+ * @property {ResultSummary[]} newTests  in the run only
+ * @property {ResultSummary[]} removedTests  in the base only (results of the base run)
+ * @property {{result: ResultSummary, baseDuration: number, duration: number}[]} durationChanges  seconds;
+ *   tests that passed in both, largest change first, at most 10, only changes of ≥ 0.1 s and ≥ 20 %
+ *
  * @typedef {object} Failure  an assertion failure or a thrown error (isError)
  * @property {string} message
  * @property {SourceLocation} [location]  the failure location: where XCTest recorded the failure

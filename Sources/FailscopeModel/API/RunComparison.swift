@@ -72,6 +72,18 @@ public struct RunComparison: Codable, Sendable, Hashable {
             .prefix(Self.durationChangeLimit).map { $0 }
     }
 
+    /// The default base of run `runID` among `candidates` (runs of the base branch, newest first, as
+    /// `GET /api/v1/runs?branch=` lists them): the newest finished one (status not `incomplete`) other than
+    /// the run itself, or the one of `commit` (the merge base, when the caller knows it) if there is one.
+    /// `nil` when no candidate qualifies. The one rule, applied by `GET /api/v1/runs/{runId}/compare` (which
+    /// `failscope summary` and the dashboard read).
+    public static func defaultBase(
+        of runID: String, among candidates: [RunSummary], preferringCommit commit: String? = nil
+    ) -> RunSummary? {
+        let finished = candidates.filter { $0.run.id != runID && $0.status != .incomplete }
+        return (commit.flatMap { commit in finished.first { $0.run.commit == commit } }) ?? finished.first
+    }
+
     /// Each test's last attempt, and which tests had a failed attempt, in first-seen order.
     private struct Outcomes {
         var order: [String] = []

@@ -78,24 +78,18 @@ enum SummaryCommand: Command {
 
     /// The comparison of run `runID` with `baseRun`, or with the newest finished run of `baseBranch`
     /// (other than the run; on the merge base of HEAD and the branch when git knows it and a run of
-    /// that commit exists).
+    /// that commit exists), as the service's `GET /api/v1/runs/{runId}/compare` gives it.
     static func compare(runID: String, api: APIClient, baseBranch: String, baseRun: String?) async throws
         -> RunComparison
     {
-        let run = try await api.get(RunDetail.self, "api/v1/runs/\(escaped(runID))")
-        var baseID = baseRun
-        if baseID == nil {
-            let list = try await api.get(
-                RunList.self, "api/v1/runs",
-                query: ["project": run.summary.run.project, "branch": baseBranch, "limit": "100"])
-            let finished = list.runs.filter { $0.run.id != runID && $0.status != .incomplete }
-            let mergeBase = mergeBaseCommit(with: baseBranch)
-            baseID =
-                (finished.first { mergeBase != nil && $0.run.commit == mergeBase } ?? finished.first)?.run.id
+        var query: [String: String] = [:]
+        if let baseRun {
+            query["base"] = baseRun
+        } else {
+            query["baseBranch"] = baseBranch
+            query["baseCommit"] = mergeBaseCommit(with: baseBranch)
         }
-        var base: RunDetail?
-        if let baseID { base = try await api.get(RunDetail.self, "api/v1/runs/\(escaped(baseID))") }
-        return RunComparison(run: run, base: base)
+        return try await api.get(RunComparison.self, "api/v1/runs/\(escaped(runID))/compare", query: query)
     }
 
     private static func escaped(_ segment: String) -> String {

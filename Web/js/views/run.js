@@ -45,7 +45,8 @@ export async function renderRun(context) {
 
   const ci = run.ciBuildURL && safeHref(run.ciBuildURL);
   const header = heading([['Runs', route('/runs', { project: run.project })]],
-    run.project + (run.branch ? ' · ' + run.branch : ''), statusBadge(status));
+    run.project + (run.branch ? ' · ' + run.branch : ''), statusBadge(status),
+    h('a', { class: 'button compare-link', href: route('/runs/' + seg(run.id) + '/compare'), text: 'Compare with main' }));
   const summary = h('section', { class: 'card run-summary' },
     h('dl', { class: 'facts' },
       fact('Run', h('span', { class: 'mono', text: run.id })),
