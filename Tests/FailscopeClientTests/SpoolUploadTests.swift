@@ -190,16 +190,19 @@ final class SpoolUploadTests: XCTestCase {
         let descriptor = try XCTUnwrap(writer?.journalFileDescriptor)
         // What the crash handler writes: the signal and the time (Unix ms), half a second after the test started.
         _ = Data("\nX 11 1001500\n".utf8).withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
+        let folder = try XCTUnwrap(writer?.folder.url)
         writer = nil  // the process ends: its lock is free
+        // The process was last seen working at 1,002 s: its files' times say so.
+        let lastSeen = Date(timeIntervalSince1970: 1_002)
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            try FileManager.default.setAttributes(
+                [.modificationDate: lastSeen], ofItemAtPath: folder.appendingPathComponent(name).path)
+        }
 
         let api = InMemoryIngestAPI()
-        try await Task.sleep(nanoseconds: 20_000_000)  // the upload later than the crash, past file-time granularity
-        let uploadStarted = Date()
         let report = await Uploader(api: api, spool: spool).upload()
         XCTAssertEqual(report.crashedTests, 1, "the ended test is sent as it ended")
-        XCTAssertLessThan(
-            try XCTUnwrap(api.finishTimes["crashed"]), uploadStarted, "finished when the process was last seen, not now"
-        )
+        XCTAssertEqual(api.finishTimes["crashed"], lastSeen, "finished when the process was last seen, not now")
         XCTAssertEqual(report.results, 2)
         XCTAssertEqual(report.finishedRuns, 1, "a crashed process's part of the run is finished at its last write")
         XCTAssertEqual(report.remainingFiles, 0)
