@@ -247,14 +247,9 @@ public final class RunRecorder: @unchecked Sendable {
         } else {
             destination = "recorded in \(spool.directory.path)/\(configuration.runID) (FAILSCOPE_URL is not set)"
         }
-        let total = recorded.values.reduce(0, +)
-        let parts = [("passed", TestStatus.passed), ("failed", .failed), ("errors", .error), ("skipped", .skipped)].map
-        {
-            "\(recorded[$0.1, default: 0]) \($0.0)"
-        }
+        let tally = ResultCounts(counting: recorded.flatMap { Array(repeating: $0.key, count: $0.value) })
         let (shots, issues) = lock.withLock { (screenshots, problems) }
-        var line =
-            "Failscope: \(total) results (\(parts.joined(separator: ", "))), \(shots) screenshot(s), \(destination)"
+        var line = "Failscope: \(tally.summaryText), \(shots) screenshot(s), \(destination)"
         if !issues.isEmpty { line += "; problems: " + issues.joined(separator: "; ") }
         return configuration.isQuiet ? nil : line
     }

@@ -155,6 +155,25 @@ final class TestCommandTests: XCTestCase {
         XCTAssertTrue(markdown.contains("\\`code\\` &lt;/td&gt;"), markdown)
     }
 
+    func testWithTheServiceDownTheSummaryCountsWhatWaitsInTheSpool() throws {
+        let gone = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("gone"))
+        let deadURL = gone.url
+        gone.stop()
+        let output = try runProcess(
+            BuildProducts.failscope,
+            [
+                "test", "--url", deadURL.absoluteString, "--token", "t", "--run-id", "down", "--retry-seconds", "0",
+                "--spool", scratch.appendingPathComponent("spool").path, "--", BuildProducts.testBinary.path,
+                "DemoUITests.ItemTests",
+            ], environment: childEnvironment(["DEMO_FAULTS": "cart-quantity-bug", "FAILSCOPE_DEVICE": "iPhone 15"]))
+        XCTAssertEqual(output.status, 1, output.standardError)
+        XCTAssertTrue(
+            output.standardError.contains(
+                "Failscope: 3 results (2 passed, 1 failed, 0 errors, 0 skipped) in the spool, run down, "),
+            output.standardError)
+        XCTAssertTrue(output.standardError.contains("send them with `failscope upload`"), output.standardError)
+    }
+
     func testWithoutACommandItIsAUsageError() throws {
         let output = try runProcess(
             BuildProducts.failscope, ["test", "--url", service.url.absoluteString], environment: childEnvironment([:]))

@@ -36,6 +36,28 @@ public struct ResultCounts: Codable, Sendable, Hashable {
     }
 }
 
+extension ResultCounts {
+    /// The counts of `statuses` (one a result; `failingTests` is left 0: it needs attempts).
+    public init(counting statuses: some Sequence<TestStatus>) {
+        self.init()
+        for status in statuses {
+            total += 1
+            switch status {
+            case .passed: passed += 1
+            case .failed: failed += 1
+            case .error: error += 1
+            case .skipped: skipped += 1
+            case .expectedFailure: expectedFailure += 1
+            }
+        }
+    }
+
+    /// The summary lines' words: `18 results (15 passed, 2 failed, 0 errors, 1 skipped)`.
+    public var summaryText: String {
+        "\(total) results (\(passed) passed, \(failed) failed, \(error) errors, \(skipped) skipped)"
+    }
+}
+
 /// One run in `GET /api/v1/runs` and at the top of `GET /api/v1/runs/{runId}`: the uploaded `Run`
 /// metadata plus its status and result counts.
 public struct RunSummary: Codable, Sendable, Hashable {

@@ -28,7 +28,8 @@ enum TestCommand: Command {
           --project <name>       The project. (default: the working directory's name; env FAILSCOPE_PROJECT)
           --run-id <id>          The run's id. (default: env FAILSCOPE_RUN_ID, or a new one)
           --spool <dir>          The spool folder. (default: .failscope/spool; env FAILSCOPE_SPOOL)
-          --retry-seconds <n>    How long to retry an unreachable service. (default: 20)
+          --retry-seconds <n>    How long to retry an unreachable service, here and in the test processes.
+                                 (default: 20)
           --summary <file>       Write what changed against the base branch as Markdown (as `failscope
                                  summary`), also appended to $GITHUB_STEP_SUMMARY when that is set.
           --base-branch <name>   The branch --summary compares with. (default: main)
@@ -75,6 +76,7 @@ enum TestCommand: Command {
         childEnvironment["FAILSCOPE_URL"] = url?.absoluteString
         childEnvironment["FAILSCOPE_TOKEN"] = token
         childEnvironment[quietVariable] = "1"
+        childEnvironment["FAILSCOPE_UPLOAD_RETRY_SECONDS"] = String(retry)
         let status = try runToEnd(command, environment: childEnvironment)
 
         var notes: [String] = []
@@ -105,10 +107,12 @@ enum TestCommand: Command {
             }
             try? FileManager.default.removeItem(at: events)
         }
+        // What waits in the spool, for the summary when the service cannot say.
+        let spooled = ResultCounts(counting: ((try? spool.results(ofRun: runID)) ?? []).map(\.status))
         guard let url, let api, let report else {
             printError(
-                "Failscope: run \(runID) recorded in \(spool.folder(of: runID).path) (no --url or FAILSCOPE_URL); "
-                    + "send it with `failscope upload`" + notes.map { "; " + $0 }.joined())
+                "Failscope: \(spooled.summaryText), run \(runID) recorded in \(spool.folder(of: runID).path) "
+                    + "(no --url or FAILSCOPE_URL); send it with `failscope upload`" + notes.map { "; " + $0 }.joined())
             return status
         }
         if report.crashedTests > 0 {
@@ -116,12 +120,9 @@ enum TestCommand: Command {
         }
         var line: String
         if let detail = try? await api.get(RunDetail.self, "api/v1/runs/\(runID)") {
-            let counts = detail.summary.counts
-            line =
-                "Failscope: \(counts.total) results (\(counts.passed) passed, \(counts.failed) failed, "
-                + "\(counts.error) errors, \(counts.skipped) skipped), run \(detail.summary.status.rawValue)"
+            line = "Failscope: \(detail.summary.counts.summaryText), run \(detail.summary.status.rawValue)"
         } else {
-            line = "Failscope: run \(runID)"
+            line = "Failscope: \(spooled.summaryText) in the spool, run \(runID)"
         }
         if report.remainingFiles == 0 && report.problems.isEmpty {
             line += ", uploaded to \(api.dashboardURL(runID: runID))"
