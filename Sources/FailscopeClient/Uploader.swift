@@ -137,12 +137,7 @@ public struct Uploader: Sendable {
     /// Removes a delivered folder; in a run folder of the older layout, only the spool files in it.
     private func remove(_ folder: WriterFolder, of pending: Spool.PendingRun) {
         guard folder.url == pending.folder else { return folder.remove() }
-        for file in [
-            folder.runFile, folder.finishFile, folder.journalFile, folder.lockFile, folder.resultsFolder,
-            folder.artifactsFolder,
-        ] {
-            try? FileManager.default.removeItem(at: file)
-        }
+        for file in folder.entries + [folder.lockFile] { try? FileManager.default.removeItem(at: file) }
     }
 
     /// Replays the journal of a folder whose process ended, and finishes it at its last write when

@@ -21,10 +21,11 @@ public struct WriterFolder: Sendable, Equatable {
 
     /// Whether `folder` itself holds spool files (a run folder of the older, one-folder layout).
     static func holdsFiles(_ folder: URL) -> Bool {
-        ["run.json", "results", "artifacts", "finish.json", "journal"].contains {
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-        }
+        WriterFolder(url: folder).entries.contains { FileManager.default.fileExists(atPath: $0.path) }
     }
+
+    /// What the spool keeps in a writer folder (its lock apart).
+    var entries: [URL] { [runFile, resultsFolder, artifactsFolder, finishFile, journalFile] }
 
     var lockFile: URL { url.appendingPathComponent("lock") }
     var runFile: URL { url.appendingPathComponent("run.json") }

@@ -43,7 +43,7 @@ public final class RunRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var runWritten = false
     private var attempts: [String: Int] = [:]
-    private var counts: [TestStatus: Int] = [:]
+    private var counts = ResultCounts()
     private var screenshots = 0
     private var problems: [String] = []
     private var startedAt = Date()
@@ -187,7 +187,7 @@ public final class RunRecorder: @unchecked Sendable {
             trail: trail.steps.map(\.trailStep), artifacts: lock.withLock { test.artifacts })
         writer.append(spoolWriter.testEnded(result))
         lock.withLock {
-            counts[status, default: 0] += 1
+            counts.add(status)
             unfinishedResults += 1
         }
     }
@@ -247,9 +247,8 @@ public final class RunRecorder: @unchecked Sendable {
         } else {
             destination = "recorded in \(spool.directory.path)/\(configuration.runID) (FAILSCOPE_URL is not set)"
         }
-        let tally = ResultCounts(counting: recorded.flatMap { Array(repeating: $0.key, count: $0.value) })
         let (shots, issues) = lock.withLock { (screenshots, problems) }
-        var line = "Failscope: \(tally.summaryText), \(shots) screenshot(s), \(destination)"
+        var line = "Failscope: \(recorded.summaryText), \(shots) screenshot(s), \(destination)"
         if !issues.isEmpty { line += "; problems: " + issues.joined(separator: "; ") }
         return configuration.isQuiet ? nil : line
     }

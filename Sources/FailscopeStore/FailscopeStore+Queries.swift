@@ -335,19 +335,6 @@ extension FailscopeStore {
     }
 }
 
-extension ResultCounts {
-    mutating func add(_ status: TestStatus) {
-        total += 1
-        switch status {
-        case .passed: passed += 1
-        case .failed: failed += 1
-        case .error: error += 1
-        case .skipped: skipped += 1
-        case .expectedFailure: expectedFailure += 1
-        }
-    }
-}
-
 /// An opaque pagination position of one list: a time in milliseconds and a tie-breaking key, base64url
 /// of `"<list>:<ms>:<key>"` (list `r`: runs, keyed by run id; `h`: a test's history, keyed by result id).
 /// A cursor is accepted only by the list that issued it, in the exact form it was issued.

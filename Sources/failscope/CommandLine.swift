@@ -161,11 +161,12 @@ struct Arguments {
         return option("token") ?? environment
     }
 
-    /// `id`, the value of `--run-id` (or of the variable that stands for it), when it is a valid run id.
+    /// `id`, the value of `--<option>` (or of the variable that stands for it), when it is a valid run id
+    /// (which needs no escaping in a URL path).
     /// - Throws: `UsageError` saying the rule (`Run.idRule`), with `id` printed safely.
-    static func validRunID(_ id: String) throws(UsageError) -> String {
+    static func validRunID(_ id: String, option: String = "run-id") throws(UsageError) -> String {
         guard Run.isValidID(id) else {
-            throw UsageError("--run-id must be \(Run.idRule), got \"\(RunsCommand.clean(id))\"")
+            throw UsageError("--\(option) must be \(Run.idRule), got \"\(RunsCommand.clean(id))\"")
         }
         return id
     }

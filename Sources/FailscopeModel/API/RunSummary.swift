@@ -40,15 +40,18 @@ extension ResultCounts {
     /// The counts of `statuses` (one a result; `failingTests` is left 0: it needs attempts).
     public init(counting statuses: some Sequence<TestStatus>) {
         self.init()
-        for status in statuses {
-            total += 1
-            switch status {
-            case .passed: passed += 1
-            case .failed: failed += 1
-            case .error: error += 1
-            case .skipped: skipped += 1
-            case .expectedFailure: expectedFailure += 1
-            }
+        for status in statuses { add(status) }
+    }
+
+    /// Counts one more result of `status` (not `failingTests`: it needs attempts).
+    public mutating func add(_ status: TestStatus) {
+        total += 1
+        switch status {
+        case .passed: passed += 1
+        case .failed: failed += 1
+        case .error: error += 1
+        case .skipped: skipped += 1
+        case .expectedFailure: expectedFailure += 1
         }
     }
 

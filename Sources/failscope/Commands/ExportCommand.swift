@@ -23,7 +23,9 @@ enum ExportCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        guard let runID = arguments.option("run") else { throw UsageError("--run is required") }
+        guard let runID = try arguments.option("run").map({ try Arguments.validRunID($0, option: "run") }) else {
+            throw UsageError("--run is required")
+        }
         let url = try arguments.requiredServiceURL()
         let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
         let format = arguments.option("format") ?? "junit"
@@ -54,9 +56,9 @@ enum ExportCommand: Command {
 
     /// The run's results in the run view's order, with the failures and skip reasons of those that
     /// have any (`GET /api/v1/runs/{id}`, then `GET /api/v1/results/{id}` for each of those).
+    /// `runID` is a valid run id (`Run.isValidID`): it needs no escaping in the path.
     static func results(ofRun runID: String, from api: APIClient) async throws -> [TestResult] {
-        let escaped = runID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? runID
-        let detail = try await api.get(RunDetail.self, "api/v1/runs/\(escaped)")
+        let detail = try await api.get(RunDetail.self, "api/v1/runs/\(runID)")
         // In stored order, the attempts of one test one after another (a JUnit retry follows its failure).
         let stored = detail.pages.flatMap(\.callSites).flatMap(\.results).sorted { $0.id < $1.id }
         var firstSeen: [String: Int] = [:]

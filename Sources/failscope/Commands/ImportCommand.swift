@@ -68,7 +68,7 @@ enum ImportCommand: Command {
         guard !reports.isEmpty else {
             throw UsageError("give at least one report file, folder or pattern")
         }
-        let runID = try runIDOption.map(Arguments.validRunID)
+        let runID = try runIDOption.map { try Arguments.validRunID($0) }
         var uploader: ReportUploader?
         if !dryRun {
             guard let url else {

@@ -26,7 +26,9 @@ enum SummaryCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        guard let runID = arguments.option("run") else { throw UsageError("--run is required") }
+        guard let runID = try arguments.option("run").map({ try Arguments.validRunID($0, option: "run") }) else {
+            throw UsageError("--run is required")
+        }
         let url = try arguments.requiredServiceURL()
         let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
         let baseBranch = arguments.option("base-branch")
@@ -76,7 +78,7 @@ enum SummaryCommand: Command {
         handle.write(Data(text.utf8))
     }
 
-    /// The comparison of run `runID` with `baseRun`, or with the newest finished run of `baseBranch`
+    /// The comparison of run `runID` (a valid run id) with `baseRun`, or with the newest finished run of `baseBranch`
     /// (other than the run; on the merge base of HEAD and the branch when git knows it and a run of
     /// that commit exists), as the service's `GET /api/v1/runs/{runId}/compare` gives it.
     static func compare(runID: String, api: APIClient, baseBranch: String, baseRun: String?) async throws
@@ -89,12 +91,7 @@ enum SummaryCommand: Command {
             query["baseBranch"] = baseBranch
             query["baseCommit"] = mergeBaseCommit(with: baseBranch)
         }
-        return try await api.get(RunComparison.self, "api/v1/runs/\(escaped(runID))/compare", query: query)
-    }
-
-    private static func escaped(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._")))
-            ?? segment
+        return try await api.get(RunComparison.self, "api/v1/runs/\(runID)/compare", query: query)
     }
 
     /// `git merge-base HEAD <branch>` (or `origin/<branch>`), when the working directory is a git
