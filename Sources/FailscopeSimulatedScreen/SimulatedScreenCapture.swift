@@ -28,9 +28,13 @@ public struct SimulatedScreenCapture: ScreenCapture {
     public func captureScreen() throws -> CapturedScreen? {
         guard let snapshot = SimulatedScreen.main.snapshot() else { return nil }
         let png = try Self.renderer.get().renderPNG(snapshot)
-        let tree = try WireCoding.encoder().encode(snapshot)
         return CapturedScreen(
             png: png, pixelWidth: snapshot.device.pixelWidth, pixelHeight: snapshot.device.pixelHeight,
-            elementTree: tree)
+            elementTree: try SimulatedElementTree(snapshot: snapshot).encodedTree())
+    }
+
+    /// The foreground app's `ScreenSnapshot` (a value copy of the tree; nothing rendered or encoded).
+    public func snapshotElementTree() -> (any ElementTreeSnapshot)? {
+        SimulatedScreen.main.snapshot().map(SimulatedElementTree.init(snapshot:))
     }
 }

@@ -72,16 +72,24 @@ extension FailscopeStore {
     }
 
     /// One run with its results grouped by page, then call site (see `RunDetail`), or `nil`.
-    public func runDetail(_ runID: String) throws -> RunDetail? {
+    ///
+    /// `statuses`, when given, keeps only the results of those statuses (the run view asks for the failing
+    /// ones first: a 50,000-result run's failures are a few percent of it); the summary's counts stay the
+    /// whole run's, the groups' counts are those of the results kept.
+    public func runDetail(_ runID: String, statuses: Set<TestStatus>? = nil) throws -> RunDetail? {
         guard Run.isValidID(runID) else { return nil }
+        let kept = statuses.map { $0.map(\.rawValue).sorted() } ?? []
+        let statusCondition =
+            statuses == nil ? "" : " AND r.status IN (" + kept.map { _ in "?" }.joined(separator: ", ") + ")"
         return try read { db -> RunDetail? in
             guard
                 let summary = try db.queryFirst(
                     "SELECT \(Self.runColumns) FROM runs WHERE id = ?", [runID], row: Self.runSummary(from:))
             else { return nil }
             let results = try db.query(
-                "SELECT \(Self.resultColumns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ?",
-                [runID], row: Self.resultSummary(from:))
+                "SELECT \(Self.resultColumns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ?"
+                    + statusCondition,
+                [runID] + kept, row: Self.resultSummary(from:))
             return RunDetail(summary: summary, pages: Self.group(results))
         }
     }
@@ -124,10 +132,7 @@ extension FailscopeStore {
                             height: statement.double(10)),
                     isError: statement.int(11) != 0)
             }
-            let trail = try db.query(
-                "SELECT page, action, call_site_file, call_site_line FROM trail_steps WHERE result_id = ? ORDER BY position",
-                [resultID]
-            ) { TrailStep(page: $0.string(0), action: $0.optionalString(1), callSite: Self.location($0, 2)) }
+            let trail = try Self.trail(db, resultID: resultID)
             let pages = try db.query(
                 "SELECT page FROM result_pages WHERE result_id = ? ORDER BY position", [resultID]
             ) { $0.string(0) }
@@ -156,10 +161,25 @@ extension FailscopeStore {
                         artifact: try Self.artifactLink(from: $0, offset: 2))
                 }
             }
+            // "What changed": the newest passing result of the same test with a trace, on the same device first.
+            let passingTrace = try db.queryFirst(
+                """
+                SELECT r.id, r.run_id, r.device FROM results r
+                WHERE r.test_id = ? AND r.id <> ? AND r.status IN ('passed', 'expected_failure')
+                    AND EXISTS (SELECT 1 FROM trail_steps s WHERE s.result_id = r.id AND s.element_tree IS NOT NULL)
+                ORDER BY CASE WHEN r.device = ? THEN 0 ELSE 1 END, r.ran_at DESC, r.id DESC LIMIT 1
+                """, [row.summary.testId, resultID, row.summary.device]
+            ) { (id: $0.int(0), runID: $0.string(1), device: $0.optionalString(2)) }
+            .map { found in
+                ResultDetail.PassingTrace(
+                    resultId: found.id, runId: found.runID, device: found.device,
+                    trail: try Self.trail(db, resultID: found.id))
+            }
             return ResultDetail(
                 result: row.summary, run: run, skipReason: row.skipReason, failures: failures, artifacts: artifacts,
                 trail: trail, pagesVisited: pages, elementFrame: failures.lazy.compactMap(\.elementFrame).first,
-                lastPassingScreenshot: passing, systemOut: row.systemOut, systemErr: row.systemErr)
+                lastPassingScreenshot: passing, passingTrace: passingTrace, systemOut: row.systemOut,
+                systemErr: row.systemErr)
         }
     }
 
@@ -278,6 +298,24 @@ extension FailscopeStore {
             startedAt: row.isNull(9) ? nil : Timestamp.date(row.int64(9)), duration: row.optionalDouble(10),
             page: row.optionalString(11), callSite: location(row, 12), message: row.optionalString(14),
             screenshot: row.optionalString(15))
+    }
+
+    /// A result's trail steps in order, with their action trace where they have one.
+    static func trail(_ db: Database, resultID: Int) throws -> [TrailStep] {
+        try db.query(
+            """
+            SELECT page, action, call_site_file, call_site_line, element_tree, target_x, target_y, target_width,
+                target_height, duration
+            FROM trail_steps WHERE result_id = ? ORDER BY position
+            """, [resultID]
+        ) {
+            TrailStep(
+                page: $0.string(0), action: $0.optionalString(1), callSite: Self.location($0, 2),
+                elementTree: $0.optionalString(4),
+                target: $0.isNull(5)
+                    ? nil : Frame(x: $0.double(5), y: $0.double(6), width: $0.double(7), height: $0.double(8)),
+                duration: $0.isNull(9) ? nil : $0.double(9))
+        }
     }
 
     static func location(_ row: Statement, _ index: Int) -> SourceLocation? {
