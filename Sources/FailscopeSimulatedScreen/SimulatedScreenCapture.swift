@@ -30,11 +30,12 @@ public struct SimulatedScreenCapture: ScreenCapture {
         let png = try Self.renderer.get().renderPNG(snapshot)
         return CapturedScreen(
             png: png, pixelWidth: snapshot.device.pixelWidth, pixelHeight: snapshot.device.pixelHeight,
-            elementTree: try SimulatedElementTree(snapshot: snapshot).encodedTree())
+            elementTree: try WireCoding.encoder().encode(snapshot))
     }
 
-    /// The foreground app's `ScreenSnapshot` (a value copy of the tree; nothing rendered or encoded).
+    /// The foreground app's screen as a `ScreenSnapshotHandle`: a reference to its element tree, nothing copied,
+    /// rendered or encoded until the test fails.
     public func snapshotElementTree() -> (any ElementTreeSnapshot)? {
-        SimulatedScreen.main.snapshot().map(SimulatedElementTree.init(snapshot:))
+        SimulatedScreen.main.snapshotHandle().map(SimulatedElementTree.init(screen:))
     }
 }

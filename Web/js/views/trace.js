@@ -214,7 +214,13 @@ export function traceSection(trail, options) {
     view.dataset.state = 'loading';
     replaceChildren(view, h('p', { class: 'muted', text: 'Loading the element tree…' }));
     const passingStep = index === failing && passingTrace ? matchingStep(trail, index, passingTrace.trail) : null;
-    const [tree, passingTree] = await Promise.all([load(step.elementTree), load(passingStep && passingStep.elementTree)]);
+    let tree, passingTree;
+    try {
+      [tree, passingTree] = await Promise.all([load(step.elementTree), load(passingStep && passingStep.elementTree)]);
+    } catch (error) {
+      if (error.name === 'AbortError') return;  // the reader left the view
+      throw error;
+    }
     if (mine !== generation || signal.aborted) return;
     replaceChildren(view, stepView(step, index, tree, passingTree, passingStep));
     view.dataset.state = 'ready';
