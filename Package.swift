@@ -118,7 +118,7 @@ let package = Package(
             name: "reporter-bench",
             dependencies: [
                 "FailscopeReporter", "FailscopeSimulatedScreen", "FailscopeClient", "FailscopeModel", "DemoApp",
-                "SimulatedUI", "ScreenRaster",
+                "SimulatedUI", "ScreenRaster", "PageObjects",
             ],
             path: "Benchmarks/reporter-bench"
         ),

@@ -1,8 +1,10 @@
 """Benchmark: first render of the run view with runs of 5,000 and 50,000 results, in headless Chromium.
 
 Measured in the page with the Performance API: from navigation start (performance.timeOrigin) to
-the router's `failscope:rendered` mark, set once the view's DOM is built. Reference, in the same
-browser and run: fetching and parsing the same run's JSON alone. Prints one BENCH row on stdout.
+the router's `failscope:rendered` mark, set once the view's DOM is built (the view asks for the run's
+failing results first: GET /api/v1/runs/{id}?status=failed,error). Reference, in the same browser and
+run: fetching and parsing the whole run's JSON alone (GET /api/v1/runs/{id}, what the view waited for
+before it asked for the failing results first).
 Prints one BENCH row per run size. Environment: FAILSCOPE_BENCH_URL, FAILSCOPE_BENCH_TOKEN; optional
 FAILSCOPE_BENCH_LOADS (default 7), FAILSCOPE_BENCH_RESULTS (comma-separated run sizes, default 5000,50000).
 """

@@ -123,7 +123,7 @@ function followLiveRun(context, shown, state) {
   const timer = setTimeout(async () => {
     let detail;
     try {
-      detail = await api.run(context.params[0], { signal });
+      detail = await api.run(context.params[0], { signal, status: FAILING_STATUSES });  // the summary is what is compared
     } catch {
       if (!signal.aborted) followLiveRun(context, shown, state);  // try again later
       return;
