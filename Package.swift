@@ -81,14 +81,14 @@ let package = Package(
         .target(
             name: "SQLiteMigrations", path: "Migrations/sqlite",
             resources: [
-                .embedInCode("0001_baseline.sql"), .embedInCode("0002_trail_step_trace.sql"),
+                .embedInCode("0001_baseline.sql"), .embedInCode("0003_trail_step_trace.sql"),
                 .embedInCode("flaky_summaries.sql"),
             ]
         ),
         .target(
             name: "PostgresMigrations", path: "Migrations/postgres",
             resources: [
-                .embedInCode("0001_baseline.sql"), .embedInCode("0002_trail_step_trace.sql"),
+                .embedInCode("0001_baseline.sql"), .embedInCode("0003_trail_step_trace.sql"),
                 .embedInCode("flaky_summaries.sql"),
             ]
         ),

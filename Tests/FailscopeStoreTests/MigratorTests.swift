@@ -20,7 +20,7 @@ final class MigratorTests: XCTestCase {
             let text = try String(contentsOf: folder.appendingPathComponent(migration.name + ".sql"), encoding: .utf8)
             XCTAssertEqual(migration.sql, text, "\(migration.name) is embedded byte for byte")
         }
-        XCTAssertEqual(Migration.embedded.map(\.name), ["0001_baseline", "0002_trail_step_trace"])
+        XCTAssertEqual(Migration.embedded.map(\.name), ["0001_baseline", "0003_trail_step_trace"])
     }
 
     func testAppliesEveryMigrationOnceAndRecordsChecksums() throws {
