@@ -317,7 +317,8 @@ struct ScreenLayout {
     /// The width the renderer will draw `text` at in `style` on this device (`TextMetrics`), whole points
     /// rounded up.
     private func textWidth(_ text: String, style: ElementStyle) -> Double {
-        TextMetrics.width(of: text, pointSize: style.pointSize, bold: style.isBold, scale: Double(device.scale)).rounded(.up)
+        let scale = Double(device.scale)
+        return TextMetrics.width(of: text, pointSize: style.pointSize, bold: style.isBold, scale: scale).rounded(.up)
     }
 
     private func textHeight(_ text: String, style: ElementStyle, width: Double) -> Double {
