@@ -146,6 +146,8 @@ let package = Package(
             dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting", "HTTPRouting"]
         ),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
+        // The CLI's option declarations, help and parser (and the built binary's usage errors).
+        .testTarget(name: "FailscopeCLITests", dependencies: ["failscope"]),
         .testTarget(
             name: "FailscopeReporterTests",
             dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI"]
