@@ -229,24 +229,22 @@ final class XMLRepairReader {
 
     /// Consumes `count` input bytes, copying them to the output.
     private func copy(_ count: Int) {
-        advanceLocation(over: count)
-        if dropping {
-            droppedTextBytes += Int64(count)
-        } else {
-            output.append(contentsOf: input[position..<(position + count)])
-            countText(count)
-        }
-        position += count
-        bytesRead += Int64(count)
+        consume(count, writing: input[position..<(position + count)])
     }
 
     /// Consumes `count` input bytes, writing `replacement` instead.
     private func replace(_ count: Int, with replacement: [UInt8]) {
+        consume(count, writing: replacement)
+    }
+
+    /// Consumes `count` input bytes, writing `bytes` in their place (or, while text is dropped, counting
+    /// them as dropped).
+    private func consume<Bytes: Collection<UInt8>>(_ count: Int, writing bytes: Bytes) {
         advanceLocation(over: count)
         if dropping {
             droppedTextBytes += Int64(count)
         } else {
-            output.append(contentsOf: replacement)
+            output.append(contentsOf: bytes)
             countText(count)
         }
         position += count
@@ -443,18 +441,10 @@ final class XMLRepairReader {
             if !dropping { text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<consumed])) }
         }
         guard consumed > 0 else { return false }
-        advanceLocation(over: consumed)
-        if dropping {
-            droppedTextBytes += Int64(consumed)
-        } else {
-            output.append(contentsOf: text)
-            countText(consumed)
-        }
+        consume(consumed, writing: text)
         repairs.lessThans += lessThans
         repairs.ampersands += ampersands
         repairs.controlCharacters += controlCharacters
-        position += consumed
-        bytesRead += Int64(consumed)
         return true
     }
 
