@@ -1,3 +1,4 @@
+import FailscopeTesting
 import Foundation
 import XCTest
 
@@ -121,28 +122,8 @@ final class CommandHelpTests: XCTestCase {
     // The built binary: every command's help, and its usage errors on stderr with exit 64.
 
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var binary: URL?
-        for _ in 0..<4 where binary == nil {
-            let candidate = folder.appendingPathComponent("failscope")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { binary = candidate }
-            folder.deleteLastPathComponent()
-        }
-        let process = Process()
-        process.executableURL = try XCTUnwrap(binary, "the failscope binary is built next to the tests")
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        let outcome = try runProcess(BuildProducts.failscope, arguments)
+        return (outcome.status, outcome.standardOutput, outcome.standardError)
     }
 
     func testTheBinaryPrintsEachCommandsHelpAndRefusesAnUndeclaredOption() throws {

@@ -1,5 +1,6 @@
 import FailscopeClient
 import FailscopeModel
+import FailscopeTesting
 import XCTest
 
 /// Runs the built `failscope` binary: `import --dry-run`, then `import` into a live `failscope serve` on a
@@ -28,26 +29,13 @@ final class ImportCommandTests: XCTestCase {
     }
 
     private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["FAILSCOPE_URL"] = nil
         env["FAILSCOPE_TOKEN"] = nil
         env["FAILSCOPE_SPOOL"] = spool.path  // the import's runs wait here, not in the working directory
         env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let outcome = try runProcess(try binary(), arguments, environment: env)
+        return Outcome(status: outcome.status, stdout: outcome.standardOutput, stderr: outcome.standardError)
     }
 
     private func write(_ name: String, _ text: String) throws -> String {

@@ -1,15 +1,10 @@
 import FailscopeModel
+import FailscopeTesting
 import Foundation
 
-/// Runs the package's built products as child processes: the `failscope` CLI and this test
-/// binary itself (to run the sample UI suite as a real XCTest bundle with the reporter on).
-enum BuildProducts {
-    /// The folder of the test binary: `.build/<triple>/debug`.
-    static var directory: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    }
-    static var testBinary: URL { URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath() }
-    static var failscope: URL { directory.appendingPathComponent("failscope") }
+/// The package's built products run as child processes: the `failscope` CLI and this test binary
+/// itself (to run the sample UI suite as a real XCTest bundle with the reporter on).
+extension BuildProducts {
     /// The package's root, for reading test sources.
     static var packageRoot: URL {
         var folder = directory
@@ -27,13 +22,6 @@ enum BuildProducts {
     ].map { "DemoUITests.\($0)" }.joined(separator: ",")
 }
 
-/// A finished child process's exit status and output.
-struct ProcessOutput {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-}
-
 /// The environment of a child: this process's, without any Failscope or demo variable, plus `extra`.
 func childEnvironment(_ extra: [String: String]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment.filter {
@@ -41,33 +29,6 @@ func childEnvironment(_ extra: [String: String]) -> [String: String] {
     }
     environment.merge(extra) { $1 }
     return environment
-}
-
-/// Runs `executable` to its end.
-func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> ProcessOutput {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = environment
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    // Read both pipes to their end concurrently so neither child write blocks.
-    let errorData = DataBox()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { errorData.data = error.fileHandleForReading.readDataToEndOfFile() }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return ProcessOutput(
-        status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-        standardError: String(decoding: errorData.data, as: UTF8.self))
-}
-
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
 }
 
 /// `failscope serve` on a free loopback port with its own data folder, for as long as a test needs.

@@ -1,5 +1,6 @@
 import FailscopeClient
 import FailscopeModel
+import FailscopeTesting
 import Foundation
 import ScreenRaster
 import SimulatedUI

@@ -1,4 +1,5 @@
 import FailscopeModel
+import FailscopeTesting
 import Foundation
 import XCTest
 

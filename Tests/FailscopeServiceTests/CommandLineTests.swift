@@ -1,26 +1,14 @@
 import FailscopeModel
 import FailscopeStore
+import FailscopeTesting
 import Foundation
 import XCTest
 
 /// The built `failscope` binary's migrate, gc and runs subcommands: output and exit codes.
 final class CommandLineTests: XCTestCase {
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = try ServeProcess.binary()
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        let outcome = try runProcess(try ServeProcess.binary(), arguments)
+        return (outcome.status, outcome.standardOutput, outcome.standardError)
     }
 
     func testADatabaseThatCannotBeOpenedExitsWith69() throws {
