@@ -31,64 +31,16 @@ func childEnvironment(_ extra: [String: String]) -> [String: String] {
     return environment
 }
 
-/// `failscope serve` on a free loopback port with its own data folder, for as long as a test needs.
-final class ServiceProcess: @unchecked Sendable {
-    let dataDirectory: URL
-    let token = "test-upload-token"
-    private(set) var port = 0
-    private let process = Process()
-    private let lock = NSLock()
-    private var log = ""
-    private let ready = DispatchSemaphore(value: 0)
+/// `failscope serve` with its own data folder and the reporter tests' upload token.
+extension ServeProcess {
+    static let uploadToken = "test-upload-token"
+    var token: String { Self.uploadToken }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
-
-    /// Starts the service and waits (at most 30 s) for its "listening on" line.
-    init(dataDirectory: URL, port: Int = 0) throws {
-        self.dataDirectory = dataDirectory
-        process.executableURL = BuildProducts.failscope
-        process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", String(port), "--data", dataDirectory.path, "--upload-token",
-            token,
-        ]
-        process.environment = childEnvironment([:])
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = FileHandle.nullDevice
-        error.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock {
-                let wasReady = self.port != 0
-                self.log += String(decoding: data, as: UTF8.self)
-                if !wasReady,
-                    let range = self.log.range(
-                        of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression)
-                {
-                    self.port = Int(self.log[range].split(separator: ":").last!) ?? 0
-                    self.ready.signal()
-                }
-            }
-        }
-        try process.run()
-        guard ready.wait(timeout: .now() + 30) == .success else {
-            process.terminate()
-            throw NSError(
-                domain: "ServiceProcess", code: 1,
-                userInfo: [NSLocalizedDescriptionKey: "no 'listening on' line: \(output)"])
-        }
+    /// Starts the service on a free port with a child's environment (`childEnvironment`).
+    convenience init(dataDirectory: URL) throws {
+        try self.init(
+            data: dataDirectory, arguments: ["--upload-token", Self.uploadToken], environment: childEnvironment([:]))
     }
-
-    var output: String { lock.withLock { log } }
-
-    /// Stops it: SIGTERM (graceful) or SIGKILL (a crash), and waits for the exit.
-    func stop(kill: Bool = false) {
-        guard process.isRunning else { return }
-        if kill { Foundation.kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
-        process.waitUntilExit()
-    }
-
-    deinit { stop(kill: true) }
 
     /// `GET /api/v1/runs/{runId}`, `nil` when the run is unknown.
     func runDetail(_ runID: String) throws -> RunDetail? {

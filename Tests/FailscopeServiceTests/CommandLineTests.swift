@@ -7,7 +7,7 @@ import XCTest
 /// The built `failscope` binary's migrate, gc and runs subcommands: output and exit codes.
 final class CommandLineTests: XCTestCase {
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let outcome = try runProcess(try ServeProcess.binary(), arguments)
+        let outcome = try runProcess(BuildProducts.failscope, arguments)
         return (outcome.status, outcome.standardOutput, outcome.standardError)
     }
 
