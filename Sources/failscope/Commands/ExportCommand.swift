@@ -35,15 +35,9 @@ enum ExportCommand: Command {
             throw CommandError(RunsCommand.clean("\(error)"))
         }
         let xml = JUnitWriter.write(results, name: runID)
+        try Arguments.write(xml, to: output)
         if let output {
-            do {
-                try xml.write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw CommandError("cannot write \(output): \(error.localizedDescription)")
-            }
             printError("failscope export: \(results.count) result(s) of run \(RunsCommand.clean(runID)) in \(output)")
-        } else {
-            FileHandle.standardOutput.write(xml)
         }
         return 0
     }

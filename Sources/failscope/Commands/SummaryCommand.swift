@@ -59,15 +59,7 @@ enum SummaryCommand: Command {
     /// Writes `text` to `output` (or standard output), and appends it to `$GITHUB_STEP_SUMMARY` when
     /// that is set (GitHub Actions shows that file on the job's page).
     static func write(_ text: String, to output: String?) throws {
-        if let output {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw CommandError("cannot write \(output): \(error.localizedDescription)")
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        try Arguments.write(Data(text.utf8), to: output)
         guard let stepSummary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !stepSummary.isEmpty
         else { return }
         guard let handle = FileHandle(forWritingAtPath: stepSummary) else {

@@ -82,6 +82,21 @@ extension Arguments {
         return URL(fileURLWithPath: path)
     }
 
+    /// Writes `data` to the file `output` (atomically: a reader sees the old file or the new one), or to
+    /// standard output when `output` is `nil` (an `--output` option's two places).
+    /// - Throws: `CommandError` naming the file when it cannot be written.
+    static func write(_ data: Data, to output: String?) throws {
+        guard let output else {
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        do {
+            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw CommandError("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+
     /// `--retry-seconds` in seconds, as the uploader takes it.
     func retryWindow() throws(UsageError) -> Double {
         Double(try required(SharedOptions.retrySeconds))
