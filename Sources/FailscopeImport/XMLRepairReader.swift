@@ -588,15 +588,20 @@ final class XMLRepairReader {
             }
         case UInt8(ascii: "&"): stepAmpersand()
         default:
-            if Self.isForbiddenControl(byte) {
-                stepControl(byte)
-            } else {
-                // Copy a run of ordinary bytes at once.
-                let length = runLength(limit: runLimit(ensure(4096))) { next in
-                    (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || Self.isForbiddenControl(next)
-                }
-                copy(length)
+            copyRun(from: byte, limit: runLimit(ensure(4096))) { next in
+                (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || Self.isForbiddenControl(next)
             }
+        }
+    }
+
+    /// Steps over `byte` when it is a forbidden control character; otherwise copies the run of bytes from
+    /// it (at most `limit`) up to one that `stop` flags.
+    @inline(__always)
+    private func copyRun(from byte: UInt8, limit: @autoclosure () -> Int, until stop: (UInt8) -> Bool) {
+        if Self.isForbiddenControl(byte) {
+            stepControl(byte)
+        } else {
+            copy(runLength(limit: limit(), stop: stop))
         }
     }
 
@@ -722,16 +727,10 @@ final class XMLRepairReader {
             pendingName = ""
             state = .content
         default:
-            if Self.isForbiddenControl(byte) {
-                stepControl(byte)
-            } else {
-                copy(
-                    runLength(limit: ensure(1024)) { next in
-                        (next == UInt8(ascii: ">")) || (next == UInt8(ascii: "/")) || (next == UInt8(ascii: "="))
-                            || (next == UInt8(ascii: "\"")) || (next == UInt8(ascii: "'"))
-                            || (next == UInt8(ascii: "<"))
-                            || Self.isForbiddenControl(next)
-                    })
+            copyRun(from: byte, limit: ensure(1024)) { next in
+                (next == UInt8(ascii: ">")) || (next == UInt8(ascii: "/")) || (next == UInt8(ascii: "="))
+                    || (next == UInt8(ascii: "\"")) || (next == UInt8(ascii: "'")) || (next == UInt8(ascii: "<"))
+                    || Self.isForbiddenControl(next)
             }
         }
     }
@@ -755,13 +754,8 @@ final class XMLRepairReader {
             replace(1, with: Array("&#10;".utf8))
         case 0x0D: replace(1, with: Array("&#13;".utf8))
         default:
-            if Self.isForbiddenControl(byte) {
-                stepControl(byte)
-            } else {
-                copy(
-                    runLength(limit: ensure(1024)) { next in
-                        (next == quote) || (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || next < 0x20
-                    })
+            copyRun(from: byte, limit: ensure(1024)) { next in
+                (next == quote) || (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || next < 0x20
             }
         }
     }
