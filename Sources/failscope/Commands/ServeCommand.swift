@@ -8,7 +8,8 @@ enum ServeCommand: Command {
     static let summary = "Run the Failscope service (API, artifacts, dashboard)."
     static let usage = """
         USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--database <db>]
-                               [--upload-token <token>]... [--read-token <token>] [--web <dir>] [--threads <n>]
+                               [--upload-token <token>]... [--read-token <token>] [--admin-token <token>]
+                               [--web <dir>] [--threads <n>]
                                [--retention-days <n>] [--connections-per-address <n>]
 
         OPTIONS:
@@ -19,6 +20,8 @@ enum ServeCommand: Command {
           --upload-token <token>  A token that may upload; repeat for several. Without one, uploads are refused.
                                   (env FAILSCOPE_UPLOAD_TOKENS, comma-separated)
           --read-token <token>    Require this token (or an upload token) for API reads. (env FAILSCOPE_READ_TOKEN)
+          --admin-token <token>   A token that may change the quarantine (as upload tokens may) but not upload.
+                                  (env FAILSCOPE_ADMIN_TOKEN)
           --web <dir>             The dashboard folder. (default: Web/ beside the binary, in ../share/failscope,
                                   or in the source checkout; env FAILSCOPE_WEB)
           --threads <n>           HTTP worker threads. (default: 4)
@@ -51,6 +54,8 @@ enum ServeCommand: Command {
         }
         let readToken =
             arguments.option("read-token") ?? environment["FAILSCOPE_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let adminToken =
+            arguments.option("admin-token") ?? environment["FAILSCOPE_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let webOption = arguments.option("web") ?? environment["FAILSCOPE_WEB"]
         let threads = try arguments.integer("threads", default: 4, in: 1...64)
         let perAddressText =
@@ -84,8 +89,8 @@ enum ServeCommand: Command {
             server = try FailscopeServer(
                 dataDirectory: data, database: database, host: host, port: port, threadCount: threads,
                 connectionsPerAddress: connectionsPerAddress,
-                configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
-            )
+                configuration: ServiceConfiguration(
+                    uploadTokens: uploadTokens, readToken: readToken, adminToken: adminToken, webDirectory: web))
         } catch {
             throw CommandError(store: error, "cannot start: ")
         }

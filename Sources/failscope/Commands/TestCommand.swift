@@ -10,14 +10,15 @@ import Foundation
 /// (`FAILSCOPE_QUIET=1`). For `swift test` the command also gets `--event-stream-output-path`, so
 /// every Swift Testing test is recorded, with or without the `.failscope` trait (a test the trait
 /// recorded is not recorded twice). At the end what the processes left is uploaded (a crashed test as
-/// an error), the summary line is printed, and the exit status is the test command's.
+/// an error), the summary line is printed, and the exit status is the test command's; with `--quarantine obey`, 0
+/// when the run's only failing tests were quarantined when they ran (README.md "Quarantine").
 enum TestCommand: Command {
     static let name = "test"
     static let summary = "Run a test command and record it as one run."
     static let usage = """
         USAGE: failscope test [--url <url>] [--token <token>] [--project <name>] [--run-id <id>]
                               [--spool <dir>] [--retry-seconds <n>] [--summary <file>] [--base-branch <name>]
-                              -- <command> [<argument> ...]
+                              [--quarantine ignore|obey] -- <command> [<argument> ...]
 
         ARGUMENTS:
           <command> ...          The test command, e.g. swift test --parallel.
@@ -33,10 +34,14 @@ enum TestCommand: Command {
           --summary <file>       Write what changed against the base branch as Markdown (as `failscope
                                  summary`), also appended to $GITHUB_STEP_SUMMARY when that is set.
           --base-branch <name>   The branch --summary compares with. (default: main)
+          --quarantine <mode>    obey: failures of tests quarantined when they ran do not fail the step (exit 0
+                                 when they are the run's only failing tests; they are still recorded, marked
+                                 quarantined). ignore: they fail it like any other. (default: ignore)
 
           XCTest tests are recorded by the reporter the test target links; with `swift test`, every
           Swift Testing test is recorded from its event stream too. Exit status: the test command's
-          (128 + N when it died of signal N), or 64 for a usage error.
+          (128 + N when it died of signal N; 0 for quarantined failures with --quarantine obey), or 64 for a
+          usage error.
         """
 
     /// The variable that tells the reporter in the test processes to print no summary line of its own.
@@ -55,6 +60,10 @@ enum TestCommand: Command {
         let retry = try arguments.retryWindow()
         let summaryFile = arguments.option("summary")
         let baseBranch = arguments.option("base-branch") ?? "main"
+        let quarantine = arguments.option("quarantine") ?? QuarantineMode.ignore.rawValue
+        guard let quarantineMode = QuarantineMode(rawValue: quarantine) else {
+            throw UsageError("--quarantine must be ignore or obey, got \"\(RunsCommand.clean(quarantine))\"")
+        }
         var command = arguments.trailing
         try arguments.checkAllConsumed()
         guard !command.isEmpty else { throw UsageError("the test command is missing: failscope test -- swift test") }
@@ -110,6 +119,7 @@ enum TestCommand: Command {
         // What waits in the spool, for the summary when the service cannot say.
         let spooled = ResultCounts(counting: ((try? spool.results(ofRun: runID)) ?? []).map(\.status))
         guard let url, let api, let report else {
+            if quarantineMode == .obey { notes.append("--quarantine obey needs the service: nothing forgiven") }
             printError(
                 "Failscope: \(spooled.summaryText), run \(runID) recorded in \(spool.folder(of: runID).path) "
                     + "(no --url or FAILSCOPE_URL); send it with `failscope upload`" + notes.map { "; " + $0 }.joined())
@@ -119,12 +129,25 @@ enum TestCommand: Command {
             notes.append("\(report.crashedTests) test(s) of crashed processes recorded as errors")
         }
         var line: String
-        if let detail = try? await api.get(RunDetail.self, "api/v1/runs/\(runID)") {
-            line = "Failscope: \(detail.summary.counts.summaryText), run \(detail.summary.status.rawValue)"
+        let uploaded = report.remainingFiles == 0 && report.problems.isEmpty
+        var exitStatus = status
+        if let summary = try? await api.get(RunDetail.self, "api/v1/runs/\(runID)").summary {
+            line = "Failscope: \(summary.counts.summaryText), run \(summary.status.rawValue)"
+            if quarantineMode == .obey && status != 0 {
+                // Only failures the run explains are forgiven: a build error leaves no failing test to forgive.
+                if uploaded && summary.status == .failed && summary.statusWithQuarantine == .passed {
+                    exitStatus = 0
+                    notes.append(
+                        "exit 0 instead of \(status): every failing test was quarantined (--quarantine obey)")
+                } else if summary.counts.quarantinedFailingTests > 0 {
+                    notes.append("failing tests that are not quarantined remain")
+                }
+            }
         } else {
             line = "Failscope: \(spooled.summaryText) in the spool, run \(runID)"
+            if quarantineMode == .obey { notes.append("the service did not answer: nothing forgiven") }
         }
-        if report.remainingFiles == 0 && report.problems.isEmpty {
+        if uploaded {
             line += ", uploaded to \(api.dashboardURL(runID: runID))"
         } else {
             line +=
@@ -142,7 +165,15 @@ enum TestCommand: Command {
                 printError("Failscope: no summary: \(RunsCommand.clean("\(error)"))")
             }
         }
-        return status
+        return exitStatus
+    }
+
+    /// What `--quarantine` does with the failures of quarantined tests.
+    enum QuarantineMode: String {
+        /// They fail the step like any other (today's behaviour without a quarantine).
+        case ignore
+        /// They do not fail the step.
+        case obey
     }
 
     /// A new run id: `run-` and 20 random hex digits.
