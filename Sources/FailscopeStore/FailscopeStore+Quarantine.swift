@@ -36,8 +36,10 @@ extension FailscopeStore {
         ]
         let id = try write { db in
             try db.transaction(.immediate) { () throws -> Int in
-                guard try db.queryFirst("SELECT 1 FROM runs WHERE project = ? LIMIT 1", [request.project], row: { _ in 1 })
-                    != nil
+                guard
+                    try db.queryFirst(
+                        "SELECT 1 FROM runs WHERE project = ? LIMIT 1", [request.project], row: { _ in 1 })
+                        != nil
                 else { throw StoreError.notFound(kind: "project", id: request.project) }
                 let existing = try db.queryFirst(
                     """
@@ -64,7 +66,9 @@ extension FailscopeStore {
                 return id
             }
         }
-        guard let entry = try quarantineEntry(id, now: now) else { throw StoreError.notFound(kind: "quarantine", id: "\(id)") }
+        guard let entry = try quarantineEntry(id, now: now) else {
+            throw StoreError.notFound(kind: "quarantine", id: "\(id)")
+        }
         return entry
     }
 
@@ -90,7 +94,9 @@ extension FailscopeStore {
                     db, entry: id, action: .edited, role: role, actor: edit.actor ?? "", why: edit.why, at: nowMs)
             }
         }
-        guard let entry = try quarantineEntry(id, now: now) else { throw StoreError.notFound(kind: "quarantine", id: "\(id)") }
+        guard let entry = try quarantineEntry(id, now: now) else {
+            throw StoreError.notFound(kind: "quarantine", id: "\(id)")
+        }
         return entry
     }
 
@@ -112,7 +118,9 @@ extension FailscopeStore {
                     db, entry: id, action: .lifted, role: role, actor: lift.actor ?? "", why: lift.why, at: nowMs)
             }
         }
-        guard let entry = try quarantineEntry(id, now: now) else { throw StoreError.notFound(kind: "quarantine", id: "\(id)") }
+        guard let entry = try quarantineEntry(id, now: now) else {
+            throw StoreError.notFound(kind: "quarantine", id: "\(id)")
+        }
         return entry
     }
 
@@ -157,18 +165,19 @@ extension FailscopeStore {
         """
 
     /// The failing tests of the run `runs` (as `failing_test_count` counts them: a test and device whose last
-    /// attempt failed or errored) whose last attempt was quarantined. Read only for a run with failing tests in a
-    /// project that has quarantine entries; then one pass over the run's results.
+    /// attempt failed or errored) whose last attempt was quarantined. Computed only for a run with failing tests
+    /// in a project with an entry that ended after the run started; then in one pass over the run's results (by
+    /// run id), as the ingest counts `failing_test_count`.
     static let forgivenFailingTestsColumn = """
-        CASE WHEN runs.failing_test_count = 0
-            OR NOT EXISTS (SELECT 1 FROM quarantine_entries p WHERE p.project = runs.project) THEN 0
+        CASE WHEN runs.failing_test_count = 0 OR NOT EXISTS (SELECT 1 FROM quarantine_entries p
+            WHERE p.project = runs.project AND p.ends_at > runs.started_at) THEN 0
         ELSE (SELECT count(*) FROM (
             SELECT max(r.attempt * 2 + CASE WHEN r.status IN ('failed', 'error') THEN 1 ELSE 0 END) AS last_attempt,
                 max(CASE WHEN r.status IN ('failed', 'error') AND \(quarantinedResultColumn) = 1
                     THEN r.attempt * 2 + 1 ELSE 0 END) AS forgiven_attempt
             FROM results r JOIN tests t ON t.id = r.test_id
             WHERE r.run_id = runs.id GROUP BY r.test_id, r.device
-        ) AS g WHERE g.last_attempt % 2 = 1 AND g.forgiven_attempt = g.last_attempt) END
+        ) AS run_tests WHERE run_tests.last_attempt % 2 = 1 AND run_tests.forgiven_attempt = run_tests.last_attempt) END
         """
 
     // MARK: Rows
@@ -222,7 +231,9 @@ extension FailscopeStore {
 
     /// Throws unless entry `id` exists and applies at `time`.
     private static func requireActive(_ db: Database, _ id: Int, at time: Int64) throws {
-        guard let endsAt = try db.queryFirst("SELECT ends_at FROM quarantine_entries WHERE id = ?", [id], row: { $0.int64(0) })
+        guard
+            let endsAt = try db.queryFirst(
+                "SELECT ends_at FROM quarantine_entries WHERE id = ?", [id], row: { $0.int64(0) })
         else { throw StoreError.notFound(kind: "quarantine", id: "\(id)") }
         guard endsAt > time else {
             throw StoreError.conflict("quarantine entry \(id) has expired or was lifted; quarantine the test anew")

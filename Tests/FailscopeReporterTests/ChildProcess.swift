@@ -74,6 +74,8 @@ private final class DataBox: @unchecked Sendable {
 final class ServiceProcess: @unchecked Sendable {
     let dataDirectory: URL
     let token = "test-upload-token"
+    /// The token that may change the quarantine but not upload.
+    let adminToken = "test-admin-token"
     private(set) var port = 0
     private let process = Process()
     private let lock = NSLock()
@@ -88,7 +90,7 @@ final class ServiceProcess: @unchecked Sendable {
         process.executableURL = BuildProducts.failscope
         process.arguments = [
             "serve", "--host", "127.0.0.1", "--port", String(port), "--data", dataDirectory.path, "--upload-token",
-            token,
+            token, "--admin-token", adminToken,
         ]
         process.environment = childEnvironment([:])
         let error = Pipe()

@@ -98,7 +98,8 @@ enum QuarantineCommand: Command {
             options.expires = arguments.option("expires")
             options.why = arguments.option("why")
             options.actor =
-                arguments.option("actor") ?? [environment["GITHUB_ACTOR"], environment["USER"]].compactMap { $0 }
+                arguments.option("actor")
+                ?? [environment["GITHUB_ACTOR"], environment["USER"]].compactMap { $0 }
                 .first { !$0.isEmpty }
             options.all = arguments.flag("all")
             if let text = arguments.option("id") {
@@ -123,7 +124,9 @@ enum QuarantineCommand: Command {
         /// The options each action needs and allows.
         private func check() throws(UsageError) {
             func require(_ values: [(String, Any?)]) throws(UsageError) {
-                for (name, value) in values where value == nil { throw UsageError("\(action.rawValue) needs --\(name)") }
+                for (name, value) in values where value == nil {
+                    throw UsageError("\(action.rawValue) needs --\(name)")
+                }
             }
             func refuse(_ values: [(String, Any?)]) throws(UsageError) {
                 for (name, value) in values where value != nil {
@@ -137,8 +140,10 @@ enum QuarantineCommand: Command {
             switch action {
             case .add:
                 try require(
-                    [("project", project), ("suite", suite), ("name", name), ("owner", owner), ("reason", reason),
-                        ("expires", expires)])
+                    [
+                        ("project", project), ("suite", suite), ("name", name), ("owner", owner), ("reason", reason),
+                        ("expires", expires),
+                    ])
                 try refuse([("id", id), ("why", why), ("format", format == .text ? nil : format), ("target", target)])
             case .list:
                 try refuse(
@@ -146,7 +151,9 @@ enum QuarantineCommand: Command {
                         ("owner", owner), ("reason", reason), ("expires", expires), ("id", id), ("why", why),
                     ])
                 if format == .xcodebuild && target == nil { throw UsageError("--format xcodebuild needs --target") }
-                if format != .xcodebuild && target != nil { throw UsageError("--target applies to --format xcodebuild") }
+                if format != .xcodebuild && target != nil {
+                    throw UsageError("--target applies to --format xcodebuild")
+                }
             case .edit:
                 try require([("id", id), ("why", why)])
                 try refuse(test + [("format", format == .text ? nil : format), ("target", target)])
@@ -157,8 +164,10 @@ enum QuarantineCommand: Command {
                     throw UsageError("give --id or the test (--project, --suite, --name), not both")
                 }
                 try refuse(
-                    [("owner", owner), ("expires", expires), ("why", why),
-                        ("format", format == .text ? nil : format), ("target", target)])
+                    [
+                        ("owner", owner), ("expires", expires), ("why", why),
+                        ("format", format == .text ? nil : format), ("target", target),
+                    ])
             }
             if all && action != .list { throw UsageError("--all applies to list") }
         }
@@ -235,7 +244,8 @@ enum QuarantineCommand: Command {
         guard !list.entries.isEmpty else { return "(no quarantined tests)" }
         return list.entries.map { entry in
             "#\(entry.id)  \(entry.state.rawValue)  until \(entry.expires)  \(RunsCommand.clean(entry.project))  "
-                + testText(entry) + "  owner \(RunsCommand.clean(entry.owner))  reason \(RunsCommand.clean(entry.reason))"
+                + testText(entry)
+                + "  owner \(RunsCommand.clean(entry.owner))  reason \(RunsCommand.clean(entry.reason))"
         }.joined(separator: "\n")
     }
 

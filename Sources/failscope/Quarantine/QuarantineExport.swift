@@ -22,14 +22,16 @@ enum QuarantineExport {
     static func xcodebuild(_ entries: [QuarantineEntry], target: String) -> String {
         line(
             tests(entries).map {
-                "-skip-testing:" + ([target] + $0.suite.split(separator: ".").map(String.init) + [$0.name])
+                "-skip-testing:"
+                    + ([target] + $0.suite.split(separator: ".").map(String.init) + [$0.name])
                     .joined(separator: "/")
             })
     }
 
     /// The regular expression of one test for `swift test --skip`.
     static func skipPattern(suite: String, name: String) -> String {
-        "(^|\\.)" + suite.split(separator: ".", omittingEmptySubsequences: false).map { regexEscaped(String($0)) }
+        "(^|\\.)"
+            + suite.split(separator: ".", omittingEmptySubsequences: false).map { regexEscaped(String($0)) }
             .joined(separator: "[./]") + "/" + regexEscaped(name) + "($|/)"
     }
 
