@@ -30,8 +30,8 @@ enum QuarantineCommand: Command {
           --expires <date>       The last day it applies (UTC), today or later, within a year.
           --id <n>               The entry (as list shows it).
           --why <w>              Why the entry changes (edit).
-          --actor <name>         Who makes the change, for the audit log. (default: env GITHUB_ACTOR or USER;
-                                 for add, the owner)
+          --actor <name>         Who makes the change, for the audit log. (default: env GITHUB_ACTOR, else
+                                 USER; without any, the service records the owner for add, nobody otherwise)
           --all                  List expired and lifted entries too.
           --format <format>      text, json (QuarantineList), swift-test (`--skip` arguments) or xcodebuild
                                  (`-skip-testing:` arguments, needs --target). (default: text)

@@ -21,8 +21,8 @@ enum SummaryCommand: Command {
           --output <file>        Where to write it. (default: standard output) It is also appended to
                                  $GITHUB_STEP_SUMMARY when that is set.
 
-          New failures, still failing, flaky (passed on retry) and fixed tests, each with its page, call
-          site, screenshot and dashboard links; new and removed tests.
+          New failures, still failing, failed while quarantined (apart: forgiven), flaky (passed on retry) and
+          fixed tests, each with its page, call site, screenshot and dashboard links; new and removed tests.
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
