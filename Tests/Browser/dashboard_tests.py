@@ -824,6 +824,12 @@ def quarantine_view_shows_entries_as_text_with_their_audit_log_and_lift_command(
     command = wait_until(lambda: row.find_element(By.CSS_SELECTOR, '.lift-command .command-text').text,
                          message='the lift command')
     equal(command, "failscope quarantine remove --id %d --reason 'REASON'" % entry['id'], 'lift command')
+    row.find_element(By.CSS_SELECTOR, '.edit-command summary').click()
+    edit = wait_until(lambda: row.find_element(By.CSS_SELECTOR, '.edit-command .command-text').text,
+                      message='the edit command')
+    quoted = "'" + seed.HOSTILE_REASON.replace("'", "'\\''") + "'"
+    equal(edit, "failscope quarantine edit --id %d --owner 'ana <ana@example.com>' --reason %s --expires %s --why 'WHY'"
+          % (entry['id'], quoted, entry['expires']), 'edit command with the reason shell-quoted')
     ctx.shot('20-quarantine.png')
     ctx.open('#/quarantine?project=nobody', 'quarantine')
     check(ctx.driver.find_element(By.CSS_SELECTOR, '[data-state="empty"]').is_displayed(), 'empty state')

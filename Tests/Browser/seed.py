@@ -319,7 +319,7 @@ def seed_comparison_runs(api, project='compare'):
     return runs[0][0], runs[1][0]
 
 
-HOSTILE_REASON = 'waits for <b>#42</b> "fix" & <img src=x onerror=alert(3)>'
+HOSTILE_REASON = "it's waiting for <b>#42</b> \"fix\" & <img src=x onerror=alert(3)>"
 
 
 def seed_quarantine(api, project='quarantine'):

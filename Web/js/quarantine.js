@@ -31,6 +31,12 @@ export function addCommand(test) {
   return words.join(' ');
 }
 
+/** `failscope quarantine edit --id N …` with the entry's owner, reason and expiry to change. */
+export function editCommand(entry) {
+  return 'failscope quarantine edit --id ' + entry.id + ' --owner ' + shellWord(entry.owner) + ' --reason '
+    + shellWord(entry.reason) + ' --expires ' + entry.expires + ' --why ' + shellWord('WHY');
+}
+
 /** `failscope quarantine remove --id N --reason …`. */
 export function liftCommand(entry) {
   return 'failscope quarantine remove --id ' + entry.id + ' --reason ' + shellWord('REASON');

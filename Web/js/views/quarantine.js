@@ -1,10 +1,10 @@
 // #/quarantine?project=&state=active|all — quarantined tests (GET /api/v1/quarantine): owner, reason, expiry,
-// the audit log of each entry, and the command that lifts it (the dashboard only reads).
+// the audit log of each entry, and the commands that edit and lift it (the dashboard only reads).
 import { api } from '../api.js';
 import { h, replaceChildren, route } from '../dom.js';
 import { dateTime } from '../format.js';
 import { emptyState, heading, section } from '../ui.js';
-import { commandDisclosure, liftCommand } from '../quarantine.js';
+import { commandDisclosure, editCommand, liftCommand } from '../quarantine.js';
 
 const STATE_LABEL = { active: 'active', expired: 'expired', lifted: 'lifted' };
 
@@ -64,5 +64,7 @@ function entryRow(entry) {
         h('b', { text: change.action }), ' ', h('span', { class: 'muted', text: dateTime(change.at) }), ' by ',
         h('span', { class: 'actor', text: (change.actor || 'someone') + ' (' + change.role + ' token)' }), ': ',
         h('span', { class: 'why', text: change.why })))))),
-    h('td', {}, entry.state === 'active' ? commandDisclosure('Lift…', liftCommand(entry), 'lift-command') : null));
+    h('td', { class: 'entry-commands' }, entry.state === 'active'
+      ? [commandDisclosure('Edit…', editCommand(entry), 'edit-command'), commandDisclosure('Lift…', liftCommand(entry), 'lift-command')]
+      : null));
 }
