@@ -13,6 +13,7 @@ enum Failscope {
         ExportCommand.self,
         SummaryCommand.self,
         FlakyCommand.self,
+        QuarantineCommand.self,
         VersionCommand.self,
     ]
 

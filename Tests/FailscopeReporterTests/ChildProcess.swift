@@ -36,10 +36,15 @@ extension ServeProcess {
     static let uploadToken = "test-upload-token"
     var token: String { Self.uploadToken }
 
+    /// The token that may change the quarantine but not upload.
+    static let adminToken = "test-admin-token"
+    var adminToken: String { Self.adminToken }
+
     /// Starts the service on a free port with a child's environment (`childEnvironment`).
     convenience init(dataDirectory: URL) throws {
         try self.init(
-            data: dataDirectory, arguments: ["--upload-token", Self.uploadToken], environment: childEnvironment([:]))
+            data: dataDirectory, arguments: ["--upload-token", Self.uploadToken, "--admin-token", Self.adminToken],
+            environment: childEnvironment([:]))
     }
 
     /// `GET /api/v1/runs/{runId}`, `nil` when the run is unknown.

@@ -24,6 +24,10 @@ enum ServeCommand: Command {
     static let readToken = Option<String>(
         "read-token", value: "token", help: "Require this token (or an upload token) for API reads.",
         environment: "FAILSCOPE_READ_TOKEN")
+    static let adminToken = Option<String>(
+        "admin-token", value: "token",
+        help: "A token that may change the quarantine (as upload tokens may) but not upload.",
+        environment: "FAILSCOPE_ADMIN_TOKEN")
     static let web = Option<String>(
         "web", value: "dir", help: "The dashboard folder.",
         defaultHelp: "Web/ beside the binary, in ../share/failscope, or in the source checkout",
@@ -39,7 +43,7 @@ enum ServeCommand: Command {
         help: "Delete runs older than n days at start and then daily, like 'failscope gc' without VACUUM.",
         defaultHelp: "keep everything", environment: "FAILSCOPE_RETENTION_DAYS")
     static let options: [any OptionDeclaration] = [
-        host, port, SharedOptions.data, SharedOptions.database, uploadToken, readToken, web, threads,
+        host, port, SharedOptions.data, SharedOptions.database, uploadToken, readToken, adminToken, web, threads,
         connectionsPerAddress, retentionDays,
     ]
 
@@ -50,6 +54,7 @@ enum ServeCommand: Command {
         let database = try arguments.value(SharedOptions.database)
         let uploadTokens = try arguments.values(uploadToken)
         let readToken = try arguments.value(Self.readToken)
+        let adminToken = try arguments.value(Self.adminToken)
         let webOption = try arguments.value(web)
         let threads = try arguments.required(Self.threads)
         let connectionsPerAddress = try arguments.value(Self.connectionsPerAddress)
@@ -66,8 +71,8 @@ enum ServeCommand: Command {
             server = try FailscopeServer(
                 dataDirectory: data, database: database, host: host, port: port, threadCount: threads,
                 connectionsPerAddress: connectionsPerAddress,
-                configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
-            )
+                configuration: ServiceConfiguration(
+                    uploadTokens: uploadTokens, readToken: readToken, adminToken: adminToken, webDirectory: web))
         } catch {
             throw CommandError(store: error, "cannot start: ")
         }

@@ -7,8 +7,8 @@ enum SummaryCommand: Command {
     static let name = "summary"
     static let summary = "Say what changed in a run against a base run, as Markdown or JSON."
     static let discussion = """
-        New failures, still failing, flaky (passed on retry) and fixed tests, each with its page, call
-        site, screenshot and dashboard links; new and removed tests.
+        New failures, still failing, failed while quarantined (apart: forgiven), flaky (passed on retry) and
+        fixed tests, each with its page, call site, screenshot and dashboard links; new and removed tests.
         """
 
     static let runID = SharedOptions.run.required()
