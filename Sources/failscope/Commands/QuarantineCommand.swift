@@ -41,7 +41,8 @@ enum QuarantineCommand: Command {
     static let why = Option<String>("why", value: "w", help: "Why the entry changes (edit).")
     static let actor = Option<String>(
         "actor", value: "name", help: "Who makes the change, for the audit log.",
-        defaultHelp: "env GITHUB_ACTOR, else USER; without any, the service records the owner for add, nobody otherwise")
+        defaultHelp: "env GITHUB_ACTOR, else USER; without any, the service records the owner for add, "
+            + "nobody otherwise")
     static let all = Option<Bool>.flag("all", help: "List expired and lifted entries too.")
     static let format = Option<String>.choice(
         "format", value: "format", Format.allCases.map(\.rawValue),
