@@ -550,7 +550,7 @@ extension FailscopeStore {
         }
     }
 
-    private static func checkText(_ value: String, field: String, required: Bool) throws(StoreError) {
+    static func checkText(_ value: String, field: String, required: Bool) throws(StoreError) {
         if required && value.isEmpty { throw .invalid("\(field) must not be empty") }
         guard value.utf8.count <= Limits.textFieldBytes else {
             throw .invalid("\(field) is longer than \(Limits.textFieldBytes) bytes")
