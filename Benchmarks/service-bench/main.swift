@@ -54,19 +54,18 @@ func raw(data: URL, batches: Int) throws -> Double {
                         VALUES (?, ?, ?, ?, '', ?, (SELECT coalesce(max(key), 0) + 1 FROM tests)) ON CONFLICT (id) DO NOTHING
                         """,
                         [testID, "Bench", result.suite, result.name, 0])
-                    try db.run(
+                    let id = try db.queryFirst(
                         """
                         INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device, reported_device,
                             page, call_site_file, call_site_line, attempt, status, skip_reason, started_at, ran_at, duration,
                             system_out, system_err)
-                        VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, NULL)
+                        VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, NULL) RETURNING id
                         """,
                         [
                             "raw", result.resultKey, testID, "Bench", "main", "LoginPage", "/src/LoginTests.swift", 40,
                             1,
                             result.status.rawValue, 1_796_000_000_000, 1_796_000_000_000, 0.5,
-                        ])
-                    let id = db.lastInsertRowID
+                        ], row: { $0.int64(0) })
                     for (position, failure) in result.failures.enumerated() {
                         try db.run(
                             """

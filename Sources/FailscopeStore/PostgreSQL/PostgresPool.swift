@@ -14,6 +14,8 @@ final class PostgresPool: @unchecked Sendable {
     enum Isolation: String {
         case readCommitted = "READ COMMITTED"
         case serializable = "SERIALIZABLE"
+        /// One snapshot for every statement, no writes: the store's reads.
+        case snapshot = "REPEATABLE READ, READ ONLY"
     }
 
     private let url: String
