@@ -33,15 +33,15 @@ SELECT test_key, branch, device, max(newest),
 
 INSERT INTO flaky_commits (test_id, branch, device, commit_sha, passes, fails, last_pass_at, last_fail_at)
 SELECT r.test_id, coalesce(r.branch, ''), k.device, r.commit_sha,
-    count(*) FILTER (WHERE r.status NOT IN ('failed', 'error')), count(*) FILTER (WHERE r.status IN ('failed', 'error') AND r.test_id IN (SELECT test_id FROM flaky_scope_tests)),
+    count(*) FILTER (WHERE r.status NOT IN ('failed', 'error')), count(*) FILTER (WHERE r.status IN ('failed', 'error')),
     max(r.ran_at) FILTER (WHERE r.status NOT IN ('failed', 'error')),
-    max(r.ran_at) FILTER (WHERE r.status IN ('failed', 'error') AND r.test_id IN (SELECT test_id FROM flaky_scope_tests))
+    max(r.ran_at) FILTER (WHERE r.status IN ('failed', 'error'))
 FROM results r
 CROSS JOIN LATERAL (SELECT CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END AS device
     FROM (VALUES (0), (1)) AS e (everything) WHERE e.everything = 1 OR coalesce(r.device, '') <> '') k
 WHERE r.status <> 'skipped' AND r.test_id IN (SELECT test_id FROM flaky_scope_tests) AND r.commit_sha IS NOT NULL AND r.commit_sha <> ''
 GROUP BY r.test_id, coalesce(r.branch, ''), k.device, r.commit_sha
-HAVING count(*) FILTER (WHERE r.status IN ('failed', 'error') AND r.test_id IN (SELECT test_id FROM flaky_scope_tests)) > 0;
+HAVING count(*) FILTER (WHERE r.status IN ('failed', 'error')) > 0;
 
 INSERT INTO flaky_test_days (test_key, branch, device, day, passes_before, fails_before)
 SELECT test_key, branch, device, day,
@@ -52,7 +52,7 @@ SELECT test_key, branch, device, day,
 FROM (
     SELECT t.key AS test_key, coalesce(r.branch, '') AS branch, k.device, r.ran_at / 86400000 AS day,
         count(*) FILTER (WHERE r.status NOT IN ('failed', 'error')) AS passes,
-        count(*) FILTER (WHERE r.status IN ('failed', 'error') AND r.test_id IN (SELECT test_id FROM flaky_scope_tests)) AS fails
+        count(*) FILTER (WHERE r.status IN ('failed', 'error')) AS fails
     FROM results r JOIN tests t ON t.id = r.test_id
     CROSS JOIN LATERAL (SELECT CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END AS device
         FROM (VALUES (0), (1)) AS e (everything) WHERE e.everything = 1 OR coalesce(r.device, '') <> '') k
@@ -112,8 +112,8 @@ GROUP BY r.test_id, coalesce(r.branch, ''), k.device, coalesce(r.page, ''), r.ca
 
 INSERT INTO page_days (project, branch, page, suite, day, results, fails, last_fail_at)
 SELECT r.project, coalesce(r.branch, ''), coalesce(r.page, ''), CASE WHEN r.page IS NULL THEN t.suite ELSE '' END,
-    r.ran_at / 86400000, count(*), count(*) FILTER (WHERE r.status IN ('failed', 'error') AND r.test_id IN (SELECT test_id FROM flaky_scope_tests)),
-    max(r.ran_at) FILTER (WHERE r.status IN ('failed', 'error') AND r.test_id IN (SELECT test_id FROM flaky_scope_tests))
+    r.ran_at / 86400000, count(*), count(*) FILTER (WHERE r.status IN ('failed', 'error')),
+    max(r.ran_at) FILTER (WHERE r.status IN ('failed', 'error'))
 FROM flaky_scope_days s JOIN results r ON r.ran_at >= s.day * 86400000 AND r.ran_at < (s.day + 1) * 86400000
     AND r.project = s.project
 JOIN tests t ON t.id = r.test_id

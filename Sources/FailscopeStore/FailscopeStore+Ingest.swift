@@ -107,6 +107,8 @@ extension FailscopeStore {
     @discardableResult
     public func addResults(_ batch: ResultBatch, toRun runID: String, now: Date = Date()) throws -> BatchOutcome {
         guard Run.isValidID(runID) else { throw StoreError.runNotFound(runID) }
+        var batch = batch
+        batch.results = batch.results.map(Self.replacingNUL)
         guard batch.results.count <= Limits.resultsPerBatch else {
             throw StoreError.invalid("a batch holds at most \(Limits.resultsPerBatch) results")
         }
@@ -436,6 +438,21 @@ extension FailscopeStore {
                 WHEN failing_test_count > 0 THEN 'failed' ELSE 'passed' END
             WHERE id = ?
             """, [runID])
+    }
+
+    /// `result` with U+0000 in its free text (failure messages, standard output and error, the skip reason)
+    /// replaced by U+FFFD, as bytes that are not UTF-8 are: PostgreSQL's text cannot hold it, and both engines
+    /// give back the same text. (Identity and name fields refuse it instead: ``checkText(_:field:required:)``.)
+    static func replacingNUL(_ result: TestResult) -> TestResult {
+        func replaced(_ text: String) -> String {
+            text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
+        }
+        var result = result
+        result.systemOut = result.systemOut.map(replaced)
+        result.systemErr = result.systemErr.map(replaced)
+        result.skipReason = result.skipReason.map(replaced)
+        for index in result.failures.indices { result.failures[index].message = replaced(result.failures[index].message) }
+        return result
     }
 
     /// The earliest time a run or result may carry: 2000-01-01T00:00:00Z.
