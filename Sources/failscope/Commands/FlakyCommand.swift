@@ -11,7 +11,7 @@ enum FlakyCommand: Command {
     static let usage = """
         USAGE: failscope flaky [--page <page>] [--suite <suite>] [--project <p>] [--branch <b> | --all-branches]
                                [--days <n>] [--device <d>] [--pages] [--json]
-                               [--url <url> [--token <t>] | --data <dir> [--database <file>]]
+                               [--url <url> [--token <t>] | --data <dir> [--database <db>]]
 
         OPTIONS:
           --page <page>      Only tests with a failure on this page ("(no page)": results without one).
@@ -26,8 +26,8 @@ enum FlakyCommand: Command {
           --url <url>        Ask this Failscope service. (env FAILSCOPE_URL)
           --token <t>        Read token for --url. (env FAILSCOPE_READ_TOKEN)
           --data <dir>       Read this data folder directly, read-only. (default: .failscope; env FAILSCOPE_DATA)
-          --database <file>  With --data: the SQLite database, a path or sqlite:PATH. (default: failscope.sqlite
-                             in --data; env FAILSCOPE_DATABASE)
+          --database <db>    With --data: its database, a path, sqlite:PATH or postgres://… (default:
+                             failscope.sqlite in --data; env FAILSCOPE_DATABASE)
 
           Rules: docs/flaky.md. Exit status 0 with or without flaky tests.
         """

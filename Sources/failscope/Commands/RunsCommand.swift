@@ -8,13 +8,15 @@ enum RunsCommand: Command {
     static let name = "runs"
     static let summary = "List runs, newest first."
     static let usage = """
-        USAGE: failscope runs [--url <url> | --data <dir>] [--project <name>] [--branch <name>]
+        USAGE: failscope runs [--url <url> | --data <dir> [--database <db>]] [--project <name>] [--branch <name>]
                               [--status <status>] [--limit <n>] [--cursor <cursor>] [--json]
 
         OPTIONS:
           --url <url>        A Failscope service to ask, e.g. http://127.0.0.1:8080. (env FAILSCOPE_URL)
           --token <token>    Read token for the service. (env FAILSCOPE_READ_TOKEN)
           --data <dir>       Read a local data folder instead. (default: .failscope; env FAILSCOPE_DATA)
+          --database <db>    With --data: its database, a path, sqlite:PATH or postgres://… (default:
+                             failscope.sqlite in --data; env FAILSCOPE_DATABASE)
           --project <name>   Only runs of this project.
           --branch <name>    Only runs of this branch.
           --status <status>  Only runs that are incomplete, passed or failed.
@@ -30,6 +32,7 @@ enum RunsCommand: Command {
         let server = try given.map(Arguments.serviceURL(parsing:)) ?? arguments.serviceURL()
         let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
         let data = try arguments.dataDirectory()
+        let database = try arguments.database()
         var query = FailscopeStore.RunQuery()
         query.project = arguments.option("project")
         query.branch = arguments.option("branch")
@@ -48,11 +51,11 @@ enum RunsCommand: Command {
         if let server {
             list = try await fetch(server: server, token: token, query: query)
         } else {
-            guard FileManager.default.fileExists(atPath: data.path) else {
+            if database == nil, !FileManager.default.fileExists(atPath: data.path) {
                 throw CommandError("no data folder at \(data.path) (use --data or --url)")
             }
             do {
-                let store = try FailscopeStore(directory: data)
+                let store = try FailscopeStore(directory: data, database: database)
                 defer { store.close() }
                 list = try store.runs(query)
             } catch {
