@@ -30,6 +30,9 @@ final class PostgresConnection: SQLConnection {
             throw PostgresError(sqlState: "08006", message: message)
         }
         handle = connection
+        // The server's notices and warnings (a shutdown's "terminating connection") are not printed on stderr:
+        // the store reports what it acts on as errors.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         try execute("SET statement_timeout = \(max(0, statementTimeoutMilliseconds))")
         try execute("SET application_name = 'failscope'")
         // No NOTICE lines on stderr (`CREATE … IF NOT EXISTS` of an existing table sends one).

@@ -13,8 +13,9 @@ enum GCCommand: Command {
           --data <dir>            Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
         \(Arguments.databaseHelp)
 
-          Deletions run in one transaction; a busy database (a running service) makes gc wait up to 5 s
-          for the lock and otherwise fail without changes. 'failscope serve --retention-days' sweeps in-process.
+          Old runs are deleted 200 at a time, each batch in its own transaction with its flaky summaries
+          computed again; on SQLite a busy database (a running service) makes gc wait up to 5 s for the lock
+          and otherwise fail without changes to that batch. 'failscope serve --retention-days' sweeps in-process.
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
@@ -35,7 +36,7 @@ enum GCCommand: Command {
             """
             Deleted \(report.runsDeleted) runs, \(report.resultsDeleted) results, \(report.testsDeleted) tests, \
             \(report.artifactsDeleted) artifacts (\(report.artifactBytesFreed) bytes).
-            Database: \(report.databaseBytesBefore) bytes before, \(report.databaseBytesAfter) bytes after VACUUM.
+            Database: \(report.databaseBytesBefore) bytes before, \(report.databaseBytesAfter) bytes after.
             """)
         return 0
     }
