@@ -136,7 +136,8 @@ let package = Package(
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(
-            name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
+            name: "FailscopeImportTests",
+            dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient", "FailscopeTesting"]),
         .testTarget(
             name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPRouting", "FailscopeTesting"]),
@@ -146,9 +147,14 @@ let package = Package(
             dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting", "HTTPRouting"]
         ),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
+        // The CLI's option declarations, help and parser (and the built binary's usage errors).
+        .testTarget(name: "FailscopeCLITests", dependencies: ["failscope", "FailscopeTesting"]),
         .testTarget(
             name: "FailscopeReporterTests",
-            dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI"]
+            dependencies: [
+                "FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI",
+                "FailscopeTesting",
+            ]
         ),
         .testTarget(
             name: "DemoUITests",

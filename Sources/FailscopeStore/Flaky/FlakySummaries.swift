@@ -488,6 +488,27 @@ enum FlakySummaries {
         try computeScope(db)
     }
 
+    /// The statements of each engine's `flaky_summaries.sql`, in order: run one by one, each is prepared once
+    /// per connection (the script runs at every PostgreSQL ingest).
+    private static let sqliteStatements = split(SQLiteMigrations.flakySummaries)
+    private static let postgresStatements = split(PostgresMigrations.flakySummaries)
+
+    private static func statements(_ dialect: SQLDialect) -> [String] {
+        dialect == .sqlite ? sqliteStatements : postgresStatements
+    }
+
+    /// A script's statements: split at `;` ending a line, comment lines dropped.
+    private static func split(_ script: String) -> [String] {
+        script.components(separatedBy: ";\n")
+            .map { statement in
+                statement.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("--") }.joined(separator: "\n")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            .map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }
+            .filter { !$0.isEmpty }
+    }
+
     /// Runs the engine's `flaky_summaries.sql` over the filled scope tables, then empties them.
     private static func computeScope(_ db: any SQLConnection) throws {
         if db.dialect == .postgres {
@@ -498,7 +519,7 @@ enum FlakySummaries {
                     UNION SELECT hashtext('d' || project || ':' || day) FROM flaky_scope_days ORDER BY 1) AS keys
                 """)
         }
-        try db.execute(db.dialect == .sqlite ? SQLiteMigrations.flakySummaries : PostgresMigrations.flakySummaries)
+        for statement in statements(db.dialect) { try db.run(statement) }
         try db.run("DELETE FROM flaky_scope_tests")
         try db.run("DELETE FROM flaky_scope_days")
     }

@@ -14,49 +14,47 @@ import Foundation
 enum TestCommand: Command {
     static let name = "test"
     static let summary = "Run a test command and record it as one run."
-    static let usage = """
-        USAGE: failscope test [--url <url>] [--token <token>] [--project <name>] [--run-id <id>]
-                              [--spool <dir>] [--retry-seconds <n>] [--summary <file>] [--base-branch <name>]
-                              -- <command> [<argument> ...]
-
-        ARGUMENTS:
-          <command> ...          The test command, e.g. swift test --parallel.
-
-        OPTIONS:
-          --url <url>            The service. (env FAILSCOPE_URL; without it the run stays in the spool)
-          --token <token>        An upload token. (env FAILSCOPE_TOKEN)
-          --project <name>       The project. (default: the working directory's name; env FAILSCOPE_PROJECT)
-          --run-id <id>          The run's id. (default: env FAILSCOPE_RUN_ID, or a new one)
-          --spool <dir>          The spool folder. (default: .failscope/spool; env FAILSCOPE_SPOOL)
-          --retry-seconds <n>    How long to retry an unreachable service, here and in the test processes.
-                                 (default: 20)
-          --summary <file>       Write what changed against the base branch as Markdown (as `failscope
-                                 summary`), also appended to $GITHUB_STEP_SUMMARY when that is set.
-          --base-branch <name>   The branch --summary compares with. (default: main)
-
-          XCTest tests are recorded by the reporter the test target links; with `swift test`, every
-          Swift Testing test is recorded from its event stream too. Exit status: the test command's
-          (128 + N when it died of signal N), or 64 for a usage error.
+    static let discussion = """
+        XCTest tests are recorded by the reporter the test target links; with `swift test`, every
+        Swift Testing test is recorded from its event stream too. Exit status: the test command's
+        (128 + N when it died of signal N), or 64 for a usage error.
         """
+    static let positional: PositionalArgument? = PositionalArgument(
+        kind: .afterSeparator, valueName: "command", help: "The test command, e.g. swift test --parallel.")
+
+    static let url = SharedOptions.url.help("The service; without it the run stays in the spool.")
+    static let project = Option<String>(
+        "project", value: "name", help: "The project.", defaultHelp: "the working directory's name",
+        environment: "FAILSCOPE_PROJECT")
+    static let runID = SharedOptions.runID.environment("FAILSCOPE_RUN_ID").help("The run's id.")
+        .defaultHelp("a new one")
+    static let retrySeconds = SharedOptions.retrySeconds.help(
+        "How long to retry an unreachable service, here and in the test processes.")
+    static let summaryFile = Option<String>(
+        "summary", value: "file",
+        help: "Write what changed against the base branch as Markdown (as `failscope summary`), also appended to "
+            + "$GITHUB_STEP_SUMMARY when that is set.")
+    static let baseBranch = SummaryCommand.baseBranch.help("The branch --summary compares with.")
+    static let options: [any OptionDeclaration] = [
+        url, SharedOptions.uploadToken, project, runID, SharedOptions.spool, retrySeconds, summaryFile, baseBranch,
+    ]
 
     /// The variable that tells the reporter in the test processes to print no summary line of its own.
     static let quietVariable = "FAILSCOPE_QUIET"
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        let url = try arguments.serviceURL()
-        let token = arguments.token(else: "FAILSCOPE_TOKEN")
+        let url = try arguments.value(Self.url)
+        let token = try arguments.value(SharedOptions.uploadToken)
         let project =
-            arguments.option("project") ?? environment["FAILSCOPE_PROJECT"]
+            try arguments.value(Self.project)
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).lastPathComponent
-        let runID = try Arguments.validRunID(
-            arguments.option("run-id") ?? environment["FAILSCOPE_RUN_ID"] ?? newRunID())
-        let spoolPath = arguments.spoolPath()
+        let runID = try arguments.value(Self.runID) ?? newRunID()
+        let spoolPath = try arguments.required(SharedOptions.spool)
         let retry = try arguments.retryWindow()
-        let summaryFile = arguments.option("summary")
-        let baseBranch = arguments.option("base-branch") ?? "main"
+        let summaryFile = try arguments.value(Self.summaryFile)
+        let baseBranch = try arguments.required(Self.baseBranch)
         var command = arguments.trailing
-        try arguments.checkAllConsumed()
         guard !command.isEmpty else { throw UsageError("the test command is missing: failscope test -- swift test") }
 
         let spool = Spool(directory: URL(fileURLWithPath: spoolPath).standardizedFileURL)
