@@ -379,3 +379,21 @@ final class DatabaseLocationTests: XCTestCase {
         }
     }
 }
+
+final class SQLDialectTests: XCTestCase {
+    func testPlaceholdersBecomeNumberedParametersOutsideLiteralsAndComments() {
+        let rewrite = SQLDialect.postgresPlaceholders
+        XCTAssertEqual(rewrite("SELECT ?, ? FROM t WHERE a = ?"), "SELECT $1, $2 FROM t WHERE a = $3")
+        XCTAssertEqual(rewrite("?2 + ?1 + ? + ?12"), "$2 + $1 + $3 + $12", "a bare ? follows the largest number")
+        XCTAssertEqual(rewrite("SELECT '?', 'it''s ?', \"?\" -- ?\n, ?"), "SELECT '?', 'it''s ?', \"?\" -- ?\n, $1")
+        XCTAssertEqual(rewrite("/* ? */ ? $$ ? $$"), "/* ? */ $1 $$ ? $$")
+        XCTAssertEqual(rewrite("SELECT 'ünï ?' || ?"), "SELECT 'ünï ?' || $1")
+    }
+
+    func testTheDialectsSpellTheirDifferences() {
+        XCTAssertEqual(SQLDialect.sqlite.greatest("a", "?1"), "max(a, ?1)")
+        XCTAssertEqual(SQLDialect.postgres.least("a", "b"), "LEAST(a, b)")
+        XCTAssertEqual(SQLDialect.sqlite.forUpdate, "")
+        XCTAssertEqual(SQLDialect.postgres.forUpdate, " FOR UPDATE")
+    }
+}

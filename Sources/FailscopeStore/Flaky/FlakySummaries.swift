@@ -3,13 +3,13 @@ import Foundation
 import PostgresMigrations
 import SQLiteMigrations
 
-/// Maintains the flaky summary tables of `Migrations/sqlite/0001_baseline.sql` inside the ingest transaction,
-/// so flaky and page queries read a bounded number of rows per test (docs/flaky.md).
+/// Maintains the flaky summary tables of each engine's `0001_baseline.sql` inside the writing transaction, so
+/// flaky and page queries read a bounded number of rows per test (docs/flaky.md).
 ///
-/// `record` adds a batch of stored results. `rebuildAll` recomputes every table from `results` with the
-/// statements of `Migrations/sqlite/flaky_summaries.sql`; `rebuild(_:testsOfRun:project:formerDays:)` records
-/// the results of a run's tests again when the run's branch, commit, device or start changed. All give the same
-/// rows (`FlakySummaryTests` checks it).
+/// The rows are defined by each engine's `flaky_summaries.sql`: ``recompute(_:tests:days:)`` runs it for the
+/// tests and days a change touched (PostgreSQL's ingest, a run's changed metadata, gc), ``rebuildAll(_:)`` for
+/// everything. SQLite's ingest adds a batch incrementally instead (``record(_:_:testSummaries:pageDays:)``,
+/// several times faster than recomputing); `FlakySummaryTests` checks that it keeps the statements' rows.
 enum FlakySummaries {
     /// The newest results kept per (test, branch, device) in `flaky_outcomes`; bounds `FlakyPolicy`'s windows.
     static let recentCapacity = OutcomePack.capacity
@@ -430,7 +430,7 @@ enum FlakySummaries {
     /// The summary tables keyed by `tests.key` instead of the test's id.
     static let testKeyedTables: Set = ["flaky_outcomes", "flaky_test_days"]
 
-    /// The summary tables, in the order `populateStatements` fill them.
+    /// The summary tables, in the order `flaky_summaries.sql` fills them.
     static let tables = [
         "flaky_outcomes", "flaky_commits", "flaky_test_days", "flaky_page_days", "flaky_test_pages", "flaky_call_sites",
         "page_days",
