@@ -145,7 +145,8 @@ do {
             String(
                 format: "%.0f",
                 try raw(
-                    data: URL(fileURLWithPath: data), database: try option("database", arguments).map { try DatabaseLocation(parsing: $0) },
+                    data: URL(fileURLWithPath: data),
+                    database: try option("database", arguments).map { try DatabaseLocation(parsing: $0) },
                     batches: Int(option("batches", arguments) ?? "200") ?? 200)))
     case "store":
         print(

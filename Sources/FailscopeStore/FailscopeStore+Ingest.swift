@@ -342,7 +342,8 @@ extension FailscopeStore {
                     """
                     INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key)
                     VALUES (?, ?, ?, ?, ?, ?, \(db.dialect.nextTestKey)) ON CONFLICT (id) DO NOTHING RETURNING key
-                    """, [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt], row: { $0.int64(0) })
+                    """, [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt],
+                    row: { $0.int64(0) })
                 ?? db.queryFirst("SELECT key FROM tests WHERE id = ?", [id], row: { $0.int64(0) })
         }
         return keys
@@ -451,7 +452,9 @@ extension FailscopeStore {
         result.systemOut = result.systemOut.map(replaced)
         result.systemErr = result.systemErr.map(replaced)
         result.skipReason = result.skipReason.map(replaced)
-        for index in result.failures.indices { result.failures[index].message = replaced(result.failures[index].message) }
+        for index in result.failures.indices {
+            result.failures[index].message = replaced(result.failures[index].message)
+        }
         return result
     }
 

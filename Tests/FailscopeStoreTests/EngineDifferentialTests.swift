@@ -46,8 +46,10 @@ final class EngineDifferentialTests: XCTestCase {
 
         let now = referenceDate
         let tests = (0..<14).map { index in
-            (suite: ["LoginTests", "CatalogTests", "CheckoutTests"][index % 3], name: "test\(index)",
-             arguments: index % 5 == 4 ? "(\(index))" : nil)
+            (
+                suite: ["LoginTests", "CatalogTests", "CheckoutTests"][index % 3], name: "test\(index)",
+                arguments: index % 5 == 4 ? "(\(index))" : nil
+            )
         }
         let pages: [String?] = ["LoginPage", "CatalogPage", "CartPage", nil]
         let devices: [String?] = ["iPhone 15", "iPad Pro", nil]
@@ -67,7 +69,9 @@ final class EngineDifferentialTests: XCTestCase {
                 var results: [TestResult] = []
                 for _ in 0..<(1 + random.next() % 6) {
                     let test = pick(tests)
-                    let status = pick([TestStatus.passed, .passed, .passed, .failed, .error, .skipped, .expectedFailure])
+                    let status = pick([
+                        TestStatus.passed, .passed, .passed, .failed, .error, .skipped, .expectedFailure,
+                    ])
                     let page = pick(pages)
                     let failing = status == .failed || status == .error
                     let line = 10 + Int(random.next() % 3)
@@ -78,12 +82,21 @@ final class EngineDifferentialTests: XCTestCase {
                         startedAt: chance(50) ? run.startedAt.addingTimeInterval(Double(random.next() % 7_200)) : nil,
                         duration: Double(random.next() % 5_000) / 1_000,
                         failures: failing
-                            ? [Failure(message: "Timed out: \(test.name)", page: page, action: "tap()", callSite: callSite)]
+                            ? [
+                                Failure(
+                                    message: "Timed out: \(test.name)", page: page, action: "tap()", callSite: callSite)
+                            ]
                             : [],
-                        trail: page.map { [TrailStep(page: "LaunchPage"), TrailStep(page: $0, action: "tap()", callSite: callSite)] }
+                        trail: page.map {
+                            [TrailStep(page: "LaunchPage"), TrailStep(page: $0, action: "tap()", callSite: callSite)]
+                        }
                             ?? [],
                         artifacts: failing && chance(50)
-                            ? [ArtifactRef(sha256: String(repeating: pick(["a", "b", "c"]), count: 64), kind: .screenshot, byteCount: 100)]
+                            ? [
+                                ArtifactRef(
+                                    sha256: String(repeating: pick(["a", "b", "c"]), count: 64), kind: .screenshot,
+                                    byteCount: 100)
+                            ]
                             : [])
                     if status == .skipped { result.skipReason = "not on this device" }
                     results.append(result)
@@ -151,7 +164,9 @@ private struct Answers {
         self.store = store
         identities = Dictionary(
             uniqueKeysWithValues: try store.read { db in
-                try db.query("SELECT id, run_id, result_key FROM results") { ($0.int(0), "\($0.string(1))/\($0.string(2))") }
+                try db.query("SELECT id, run_id, result_key FROM results") {
+                    ($0.int(0), "\($0.string(1))/\($0.string(2))")
+                }
             })
         // Run lists, page by page, unfiltered and filtered.
         var runIDs: [String] = []
@@ -205,25 +220,31 @@ private struct Answers {
                     try record("flaky pages \(label) \(device ?? "*")", store.flakyPages(query))
                 }
                 for page in ["LoginPage", "CatalogPage", FlakyReport.noPage] {
-                    let query = FailscopeStore.FlakyQuery(project: project, branch: branch, days: 30, page: page, now: now)
+                    let query = FailscopeStore.FlakyQuery(
+                        project: project, branch: branch, days: 30, page: page, now: now)
                     try record("flaky \(label) on \(page)", store.flakyTests(query))
                 }
             }
         }
     }
 
-    private func identity(_ resultID: Int) throws -> String { try XCTUnwrap(identities[resultID], "result \(resultID)") }
+    private func identity(_ resultID: Int) throws -> String {
+        try XCTUnwrap(identities[resultID], "result \(resultID)")
+    }
 
     /// Stores `value`'s JSON with result ids replaced and history cursors reduced to whether there is one.
     private mutating func record(_ name: String, _ value: some Encodable) throws {
-        let object = try JSONSerialization.jsonObject(with: try WireCoding.encoder().encode(value), options: [.fragmentsAllowed])
-        let canonical = try JSONSerialization.data(withJSONObject: replacingIDs(object), options: [.sortedKeys, .fragmentsAllowed])
+        let object = try JSONSerialization.jsonObject(
+            with: try WireCoding.encoder().encode(value), options: [.fragmentsAllowed])
+        let canonical = try JSONSerialization.data(
+            withJSONObject: replacingIDs(object), options: [.sortedKeys, .fragmentsAllowed])
         answers[name] = String(decoding: canonical, as: UTF8.self)
     }
 
     private func replacingIDs(_ value: Any, key: String? = nil) throws -> Any {
         if let object = value as? [String: Any] {
-            return try Dictionary(uniqueKeysWithValues: object.map { ($0.key, try replacingIDs($0.value, key: $0.key)) })
+            return try Dictionary(
+                uniqueKeysWithValues: object.map { ($0.key, try replacingIDs($0.value, key: $0.key)) })
         }
         if let array = value as? [Any] { return try array.map { try replacingIDs($0, key: key) } }
         switch key {

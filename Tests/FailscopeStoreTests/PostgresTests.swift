@@ -374,7 +374,8 @@ final class DatabaseLocationTests: XCTestCase {
             XCTAssertTrue(message.contains("PGPASSWORD"), message)
             XCTAssertFalse(message.contains("s3cret"), message)
         }
-        XCTAssertThrowsError(try DatabaseLocation(parsing: "postgres://failscope@db/failscope?password=s3cret")) { error in
+        XCTAssertThrowsError(try DatabaseLocation(parsing: "postgres://failscope@db/failscope?password=s3cret")) {
+            error in
             XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
         }
     }

@@ -62,7 +62,9 @@ class StoreTestCase: XCTestCase {
         }
     }
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
         super.recordFailure(
             withDescription: "[\(engine.rawValue)] \(description)", inFile: filePath, atLine: lineNumber,
             expected: expected)
@@ -101,9 +103,15 @@ struct PostgresTestDatabase {
 
     /// Prints, once a process, that the PostgreSQL passes are left out.
     static func reportSkippingOnce() {
-        guard !reported.withLock({ let was = $0; $0 = true; return was }) else { return }
+        guard
+            !reported.withLock({
+                let was = $0; $0 = true; return was
+            })
+        else { return }
         FileHandle.standardError.write(
-            Data("PostgreSQL passes of the store tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)\n".utf8))
+            Data(
+                "PostgreSQL passes of the store tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)\n"
+                    .utf8))
     }
 
     /// The database's URL (the server's, another database name).

@@ -484,7 +484,8 @@ enum FlakySummaries {
         try db.execute(db.dialect.flakyScopeTables)
         for table in tables { try db.run("DELETE FROM \(table)") }
         try db.run("INSERT INTO flaky_scope_tests (test_id) SELECT id FROM tests")
-        try db.run("INSERT INTO flaky_scope_days (project, day) SELECT DISTINCT project, ran_at / 86400000 FROM results")
+        try db.run(
+            "INSERT INTO flaky_scope_days (project, day) SELECT DISTINCT project, ran_at / 86400000 FROM results")
         try computeScope(db)
     }
 
@@ -527,7 +528,9 @@ enum FlakySummaries {
     /// Recomputes the summaries of every test with a result in run `runID` (of `project`), and the page rows
     /// of the days its results ran on now and of `formerDays` (before the change): a run's branch, commit,
     /// device or start time changed (rare, bounded by those tests' history).
-    static func rebuild(_ db: any SQLConnection, testsOfRun runID: String, project: String, formerDays: [Int64]) throws {
+    static func rebuild(_ db: any SQLConnection, testsOfRun runID: String, project: String, formerDays: [Int64])
+        throws
+    {
         let tests = try db.query("SELECT DISTINCT test_id FROM results WHERE run_id = ?", [runID]) { $0.string(0) }
         let days = try db.query("SELECT DISTINCT ran_at / 86400000 FROM results WHERE run_id = ?", [runID]) {
             $0.int64(0)
