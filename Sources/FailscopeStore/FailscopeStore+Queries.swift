@@ -240,7 +240,7 @@ extension FailscopeStore {
         let pages = try read { db in
             try db.query(
                 """
-                SELECT page, count(*), sum(status IN ('failed', 'error')),
+                SELECT page, count(*), count(*) FILTER (WHERE status IN ('failed', 'error')),
                     count(DISTINCT CASE WHEN status IN ('failed', 'error') THEN test_id END),
                     max(CASE WHEN status IN ('failed', 'error') THEN ran_at END)
                 FROM results WHERE \(conditions.joined(separator: " AND "))
@@ -268,7 +268,7 @@ extension FailscopeStore {
         expected_failure_count, failing_test_count, \(forgivenFailingTestsColumn)
         """
 
-    static func runSummary(from row: Statement) throws -> RunSummary {
+    static func runSummary(from row: any SQLRow) throws -> RunSummary {
         let run = Run(
             id: row.string(0), project: row.string(1), branch: row.optionalString(2), commit: row.optionalString(3),
             device: row.optionalString(4), osVersion: row.optionalString(5), ciProvider: row.optionalString(6),
@@ -291,7 +291,7 @@ extension FailscopeStore {
         \(quarantinedResultColumn) AS quarantined
         """
 
-    static func resultSummary(from row: Statement) throws -> ResultSummary {
+    static func resultSummary(from row: any SQLRow) throws -> ResultSummary {
         ResultSummary(
             id: row.int(0), runId: row.string(1), testId: row.string(2), suite: row.string(3), name: row.string(4),
             arguments: row.string(5).isEmpty ? nil : row.string(5), device: row.optionalString(6),
@@ -319,16 +319,16 @@ extension FailscopeStore {
         }
     }
 
-    static func location(_ row: Statement, _ index: Int) -> SourceLocation? {
+    static func location(_ row: any SQLRow, _ index: Int) -> SourceLocation? {
         guard let file = row.optionalString(index) else { return nil }
         return SourceLocation(file: file, line: row.int(index + 1))
     }
 
-    static func artifactLink(from row: Statement) throws -> ArtifactLink {
+    static func artifactLink(from row: any SQLRow) throws -> ArtifactLink {
         try artifactLink(from: row, offset: 0)
     }
 
-    static func artifactLink(from row: Statement, offset: Int) throws -> ArtifactLink {
+    static func artifactLink(from row: any SQLRow, offset: Int) throws -> ArtifactLink {
         ArtifactLink(
             sha256: row.string(offset), kind: ArtifactRef.Kind(rawValue: row.string(offset + 1)) ?? .screenshot,
             byteCount: row.int(offset + 2), width: row.optionalInt(offset + 3), height: row.optionalInt(offset + 4),
@@ -418,7 +418,7 @@ struct Cursor: Sendable, Hashable {
 
 extension FailscopeStore {
     /// The identity of test `testID` (`tests`), `nil` for an unknown id.
-    static func testIdentity(_ db: Database, _ testID: String) throws -> TestIdentity? {
+    static func testIdentity(_ db: any SQLConnection, _ testID: String) throws -> TestIdentity? {
         try db.queryFirst(
             "SELECT project, suite, name, arguments FROM tests WHERE id = ?", [testID], row: TestIdentity.init(row:))
     }
@@ -427,7 +427,7 @@ extension FailscopeStore {
 extension TestIdentity {
     /// The identity in a row whose first four columns are `tests`' project, suite, name and arguments
     /// (`''` for none).
-    init(row: Statement) {
+    init(row: any SQLRow) {
         self.init(
             project: row.string(0), suite: row.string(1), name: row.string(2),
             arguments: row.string(3).isEmpty ? nil : row.string(3))

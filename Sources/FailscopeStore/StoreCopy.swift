@@ -120,7 +120,7 @@ extension FailscopeStore {
                     FROM \(table)
                     """)
             }
-            try PostgresDatabase.rebuildFlakySummaries(connection)
+            try FlakySummaries.rebuildAll(connection)
         }
         return report
     }

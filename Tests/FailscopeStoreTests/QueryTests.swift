@@ -4,11 +4,11 @@ import XCTest
 
 @testable import FailscopeStore
 
-final class QueryTests: XCTestCase {
+final class QueryTests: StoreTestCase {
     private var store: FailscopeStore!
 
     override func setUpWithError() throws {
-        store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        store = try makeStore()
     }
 
     override func tearDown() {
