@@ -302,7 +302,7 @@ extension FailscopeStore {
     }
 
     /// A result's trail steps in order, with their action trace where they have one.
-    static func trail(_ db: Database, resultID: Int) throws -> [TrailStep] {
+    static func trail(_ db: any SQLConnection, resultID: Int) throws -> [TrailStep] {
         try db.query(
             """
             SELECT page, action, call_site_file, call_site_line, element_tree, target_x, target_y, target_width,
