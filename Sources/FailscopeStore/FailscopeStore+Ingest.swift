@@ -236,16 +236,18 @@ extension FailscopeStore {
         return summary
     }
 
-    /// Stores verified artifact bytes (file first, then the row); returns what was verified and
-    /// whether this call stored it (`false`: identical bytes were already there).
+    /// Stores verified artifact bytes (in ``artifacts`` first, then the row, so a row never names bytes that are
+    /// not stored); returns what was verified and whether this call stored it (`false`: identical bytes were
+    /// already there).
     ///
-    /// - Throws: `StoreError.invalid` / `.artifactRejected` (nothing stored), file system errors.
+    /// - Throws: `StoreError.invalid` / `.artifactRejected` (nothing stored), ``ArtifactStorageError`` when the
+    ///   artifact storage cannot store them, file system errors.
     @discardableResult
     public func putArtifact(_ bytes: [UInt8], sha256: String, mediaType: String, now: Date = Date()) throws
         -> (artifact: ArtifactStore.Verified, created: Bool)
     {
         let verified = try ArtifactStore.verify(bytes, sha256: sha256, mediaType: mediaType)
-        try storing { try artifacts.write(bytes, verified: verified) }
+        try storing { _ = try artifacts.put(bytes, verified: verified) }
         let created = try write { db in
             try db.run(
                 """
@@ -261,7 +263,9 @@ extension FailscopeStore {
         return (verified, created)
     }
 
-    /// The stored artifact named `sha256` (row and file both present), or `nil`.
+    /// The stored artifact named `sha256` (row and bytes both present), or `nil`.
+    ///
+    /// - Throws: `StoreError`, ``ArtifactStorageError`` when the artifact storage does not answer.
     public func artifact(sha256: String) throws -> ArtifactStore.Verified? {
         guard SHA256.isValidHex(sha256) else { return nil }
         let row = try read { db in
@@ -271,7 +275,7 @@ extension FailscopeStore {
                     width: $0.optionalInt(2), height: $0.optionalInt(3))
             }
         }
-        guard let row, artifacts.contains(sha256: sha256) else { return nil }
+        guard let row, try artifacts.contains(sha256: sha256) else { return nil }
         return row
     }
 

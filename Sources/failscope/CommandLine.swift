@@ -229,10 +229,12 @@ struct CommandError: Error, CustomStringConvertible {
     var exitCode: Int32 = 1
     init(_ description: String) { self.description = description }
 
-    /// `error` of the store, said after `context`; exit 69 when it is `StoreError.unavailable`.
+    /// `error` of the store, said after `context`; exit 69 when it is `StoreError.unavailable` or the artifact
+    /// storage does not answer.
     init(store error: any Error, _ context: String = "") {
         description = context + "\(error)"
         if case .unavailable? = error as? StoreError { exitCode = 69 }
+        if error is ArtifactStorageError { exitCode = 69 }
     }
 }
 

@@ -7,7 +7,7 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "Run the Failscope service (API, artifacts, dashboard)."
     static let usage = """
-        USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--database <db>]
+        USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--database <db>] [--artifacts <place>]
                                [--upload-token <token>]... [--read-token <token>] [--web <dir>] [--threads <n>]
                                [--retention-days <n>] [--connections-per-address <n>]
 
@@ -16,6 +16,9 @@ enum ServeCommand: Command {
           --port <port>           TCP port; 0 picks a free one. (default: 8080; env FAILSCOPE_PORT)
           --data <dir>            Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
         \(Arguments.databaseHelp)
+        \(Arguments.artifactsHelp)
+                                  Object storage keeps hot objects in DATA/artifact-cache, at most
+                                  FAILSCOPE_ARTIFACT_CACHE_MB megabytes. (default: 256)
           --upload-token <token>  A token that may upload; repeat for several. Without one, uploads are refused.
                                   (env FAILSCOPE_UPLOAD_TOKENS, comma-separated)
           --read-token <token>    Require this token (or an upload token) for API reads. (env FAILSCOPE_READ_TOKEN)
@@ -44,6 +47,7 @@ enum ServeCommand: Command {
         }
         let data = try arguments.dataDirectory()
         let database = try arguments.database()
+        let artifacts = try arguments.artifactStorage(data: data, cache: true)
         var uploadTokens = arguments.options("upload-token")
         if uploadTokens.isEmpty, let list = environment["FAILSCOPE_UPLOAD_TOKENS"] {
             uploadTokens = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -82,7 +86,8 @@ enum ServeCommand: Command {
         let server: FailscopeServer
         do {
             server = try FailscopeServer(
-                dataDirectory: data, database: database, host: host, port: port, threadCount: threads,
+                dataDirectory: data, database: database, artifacts: artifacts, host: host, port: port,
+                threadCount: threads,
                 connectionsPerAddress: connectionsPerAddress,
                 configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
             )
@@ -95,8 +100,14 @@ enum ServeCommand: Command {
         printError("failscope serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
         printError(
             "failscope serve: data \(data.standardizedFileURL.path), database "
-                + "\(database ?? .sqlite(in: data.standardizedFileURL)), dashboard \(web?.path ?? "(none)")"
+                + "\(database ?? .sqlite(in: data.standardizedFileURL)), artifacts "
+                + "\(server.application.store.artifacts.location), dashboard \(web?.path ?? "(none)")"
         )
+        do {
+            try server.application.store.artifacts.checkHealth()
+        } catch {
+            printError("failscope serve: \(error); uploads get 503 until it answers (see /healthz)")
+        }
         if server.application.store.isStorageFull {
             printError(
                 "failscope serve: the disk holding \(data.standardizedFileURL.path) is full: uploads are refused "
