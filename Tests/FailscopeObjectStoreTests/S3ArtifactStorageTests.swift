@@ -80,8 +80,11 @@ final class S3ArtifactStorageTests: XCTestCase {
         XCTAssertEqual(listed.count, 1_005)
         XCTAssertEqual(Set(listed.map(\.sha256)), Set(digests))
         DispatchQueue.concurrentPerform(iterations: 8) { part in
-            for index in stride(from: part, to: digests.count, by: 8) { try! storage.remove(sha256: digests[index]) }
+            for index in stride(from: part, to: digests.count, by: 8) {
+                do { try storage.remove(sha256: digests[index]) } catch { outcomes.fail("\(error)") }
+            }
         }
+        XCTAssertEqual(outcomes.failures, [])
         XCTAssertEqual(try storage.list(), [])
     }
 

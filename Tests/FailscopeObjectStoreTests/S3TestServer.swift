@@ -3,6 +3,10 @@ import FailscopeStore
 import Foundation
 import XCTest
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The S3-compatible server `scripts/with-s3.sh` started (SeaweedFS on loopback; `make test` and `.ci/run` run the
 /// tests through it): its bucket URL and the AWS variables. Without it a test is skipped with one line, except
 /// in CI (`CI=true`), where it fails: the object storage tests never skip there.
@@ -53,11 +57,16 @@ struct S3TestServer {
         guard let script = environment["FAILSCOPE_TEST_S3_RESTART"] else {
             throw XCTSkip("FAILSCOPE_TEST_S3_RESTART is not set: the server cannot be restarted")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = start ? ["start"] : []
-        try process.run()
-        process.waitUntilExit()
+        // posix_spawn and waitpid: Foundation's Process.waitUntilExit never returns inside an async test on Linux.
+        let arguments = [script] + (start ? ["start"] : [])
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        guard posix_spawn(&child, script, nil, nil, &argv, environ) == 0 else {
+            throw XCTSkip("cannot run \(script)")
+        }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
     }
 }
 
