@@ -69,13 +69,20 @@ final class S3ArtifactStorageTests: XCTestCase {
         let storage = try S3TestServer().storage()
         let trees = (0..<1_005).map { Array("{\"n\":\($0)}".utf8) }
         let digests = trees.map { SHA256.hex(of: $0) }
+        let outcomes = Outcomes()
         DispatchQueue.concurrentPerform(iterations: 8) { part in
             for index in stride(from: part, to: trees.count, by: 8) {
-                let verified = try! ArtifactStore.verify(
-                    trees[index], sha256: digests[index], mediaType: "application/json")
-                _ = try! storage.put(trees[index], verified: verified)
+                do {
+                    let verified = try ArtifactStore.verify(
+                        trees[index], sha256: digests[index], mediaType: "application/json")
+                    outcomes.add(try storage.put(trees[index], verified: verified))
+                } catch {
+                    outcomes.fail("\(error)")
+                }
             }
         }
+        XCTAssertEqual(outcomes.failures, [])
+        XCTAssertEqual(outcomes.results, Array(repeating: true, count: 1_005))
         let listed = try storage.list()
         XCTAssertEqual(listed.count, 1_005)
         XCTAssertEqual(Set(listed.map(\.sha256)), Set(digests))
