@@ -47,6 +47,7 @@ test: test-deps
 	@$(MAKE) --no-print-directory lint-page-objects
 	@scripts/check-adoption.sh
 	@python3 scripts/check-dockerfile.py .build/debug/failscope
+	@python3 scripts/check-compose.py .build/debug/failscope
 	@BROWSER_TESTS_SKIP_BUILD=1 scripts/browser-tests.sh
 	@FAILSCOPE_BIN=.build/debug/failscope scripts/schemathesis.sh
 
