@@ -1,6 +1,7 @@
 import FailscopeModel
 import FailscopeStore
 import Foundation
+import Synchronization
 
 /// Artifacts in an S3-compatible bucket (Amazon S3, MinIO, SeaweedFS, Ceph, Cloudflare R2, Google Cloud Storage's
 /// interoperability mode): one object per artifact, key `PREFIX/ab/<sha256>`, through ``S3Client`` (libcurl signs).
@@ -83,6 +84,25 @@ public final class S3ArtifactStorage: ArtifactStorage {
         cache.remove(sha256: sha256)
         let answer = try client.perform("DELETE", key: encodedKey(sha256))
         guard [200, 204, 404].contains(answer.status) else { throw judge(answer, doing: "DELETE") }
+    }
+
+    /// Removes the objects of `sha256s`, 16 requests at a time (one `DELETE` each: every S3-compatible server has
+    /// it, where the batch `DeleteObjects` needs a `Content-MD5` some servers require and others ignore).
+    ///
+    /// - Throws: the first error of any request; the others still ran.
+    public func remove(sha256s: [String]) throws {
+        let failures = Mutex<[any Error]>([])
+        let workers = min(16, sha256s.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: sha256s.count, by: workers) {
+                do {
+                    try remove(sha256: sha256s[index])
+                } catch {
+                    failures.withLock { $0.append(error) }
+                }
+            }
+        }
+        if let first = failures.withLock({ $0.first }) { throw first }
     }
 
     /// Every object under the prefix named like an artifact (`PREFIX/ab/<sha256>`; other keys are left alone),

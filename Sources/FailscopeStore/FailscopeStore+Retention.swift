@@ -70,11 +70,9 @@ extension FailscopeStore {
                 return doomed
             }
         }
-        for (sha256, bytes) in doomed {
-            try artifacts.remove(sha256: sha256)
-            report.artifactsDeleted += 1
-            report.artifactBytesFreed += bytes
-        }
+        try artifacts.remove(sha256s: doomed.map(\.0))
+        report.artifactsDeleted += doomed.count
+        report.artifactBytesFreed += doomed.reduce(0) { $0 + $1.1 }
         // Bytes without a row: left by a crash (or a failed request) between storing the bytes and their row, or
         // by the loop above. The listing comes before the rows are read, so bytes whose row is on its way are
         // either newer than the grace period or already named by a row.
@@ -82,11 +80,10 @@ extension FailscopeStore {
         let stored = try artifacts.list()
         let known = Set(
             try read { db in try db.query("SELECT sha256 FROM artifacts") { $0.string(0) } })
-        for object in stored where !known.contains(object.sha256) && object.lastModified < graceDate {
-            try artifacts.remove(sha256: object.sha256)
-            report.artifactsDeleted += 1
-            report.artifactBytesFreed += object.byteCount
-        }
+        let orphans = stored.filter { !known.contains($0.sha256) && $0.lastModified < graceDate }
+        try artifacts.remove(sha256s: orphans.map(\.sha256))
+        report.artifactsDeleted += orphans.count
+        report.artifactBytesFreed += orphans.reduce(0) { $0 + $1.byteCount }
         artifacts.removeLeftovers(before: graceDate)
         try write { db in
             if vacuum { try db.execute("VACUUM") }

@@ -10,6 +10,14 @@ extension Arguments {
     mutating func artifactStorage(data: URL, cache: Bool) throws -> (any ArtifactStorage)? {
         let environment = ProcessInfo.processInfo.environment
         guard let text = option("artifacts") ?? environment["FAILSCOPE_ARTIFACTS"], !text.isEmpty else { return nil }
+        return try Self.artifactStorage(
+            text, option: "--artifacts", cacheDirectory: cache ? data.appendingPathComponent("artifact-cache") : nil)
+    }
+
+    /// The storage `text` names (a folder or `s3://…`), with object storage's local cache in `cacheDirectory`
+    /// (none when `nil`); a malformed location is a usage error about `option`.
+    static func artifactStorage(_ text: String, option: String, cacheDirectory: URL?) throws -> any ArtifactStorage {
+        let environment = ProcessInfo.processInfo.environment
         guard S3Configuration.isObjectStorage(text) else {
             return ArtifactStore(root: URL(fileURLWithPath: text))
         }
@@ -17,7 +25,7 @@ extension Arguments {
         do {
             configuration = try S3Configuration(location: text, environment: environment)
         } catch {
-            throw UsageError("--artifacts: \(error)")
+            throw UsageError("\(option): \(error)")
         }
         var cacheBytes = S3ArtifactStorage.defaultCacheBytes
         if let megabytes = environment["FAILSCOPE_ARTIFACT_CACHE_MB"] {
@@ -28,8 +36,7 @@ extension Arguments {
             cacheBytes = value << 20
         }
         return try S3ArtifactStorage(
-            configuration: configuration, cacheDirectory: cache ? data.appendingPathComponent("artifact-cache") : nil,
-            cacheBytes: cacheBytes)
+            configuration: configuration, cacheDirectory: cacheDirectory, cacheBytes: cacheBytes)
     }
 
     /// The help lines of `--artifacts`, the same in every command that takes it.

@@ -21,8 +21,8 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+# The test bucket and prefix as a path-style URL: objects go under it like the service's.
 BUCKET_URL="$AWS_ENDPOINT_URL/${FAILSCOPE_TEST_S3_URL#s3://}"
-BUCKET_URL="${BUCKET_URL%%/tests*}"
 # Signing options go into every request of a config file ("next" resets options).
 SIGN=$(printf 'aws-sigv4 = "aws:amz:%s:s3"\nuser = "%s:%s"' "$AWS_REGION" "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY")
 
@@ -127,6 +127,7 @@ mkdir -p "$WORK/gc-data"
 cat "$WORK/gc.txt" >&2
 DELETED=$(sed -n 's/.* tests, \([0-9]*\) artifacts.*/\1/p' "$WORK/gc.txt")
 SECONDS_GC=$(sed -n 's/.* in \([0-9.]*\) s\.$/\1/p' "$WORK/gc.txt")
+[ "$DELETED" = "$GC_OBJECTS" ] || { echo "gc deleted $DELETED of $GC_OBJECTS objects" >&2; exit 1; }
 RATE=$(awk -v n="$DELETED" -v s="$SECONDS_GC" 'BEGIN { printf "%.0f", n / s }')
 echo "BENCH|gc of $GC_OBJECTS unreferenced objects: seconds ($DELETED deleted)|$SECONDS_GC|-|-|report"
 echo "BENCH|gc of $GC_OBJECTS unreferenced objects: objects/s|$RATE|-|-|report"

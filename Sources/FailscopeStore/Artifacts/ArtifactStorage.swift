@@ -29,6 +29,10 @@ public protocol ArtifactStorage: Sendable {
     /// Removes the bytes of `sha256` if present (not an error when absent).
     func remove(sha256: String) throws
 
+    /// Removes the bytes of every digest in `sha256s` (garbage collection); a backend may remove several at once.
+    /// The default removes them one after another.
+    func remove(sha256s: [String]) throws
+
     /// Everything stored, with sizes and last-modified times, for garbage collection (grace periods are judged
     /// on ``StoredArtifact/lastModified``).
     func list() throws -> [StoredArtifact]
@@ -38,6 +42,12 @@ public protocol ArtifactStorage: Sendable {
 
     /// Checks that the storage answers now (`/healthz`); throws ``ArtifactStorageError`` saying why not.
     func checkHealth() throws
+}
+
+extension ArtifactStorage {
+    public func remove(sha256s: [String]) throws {
+        for sha256 in sha256s { try remove(sha256: sha256) }
+    }
 }
 
 /// A local file with an artifact's bytes (``ArtifactStorage/open(sha256:)``).
