@@ -93,15 +93,23 @@ public final class S3ArtifactStorage: ArtifactStorage {
     public func remove(sha256s: [String]) throws {
         let failures = Mutex<[any Error]>([])
         let workers = min(16, sha256s.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: sha256s.count, by: workers) {
-                do {
-                    try remove(sha256: sha256s[index])
-                } catch {
-                    failures.withLock { $0.append(error) }
+        // Threads of their own: `concurrentPerform` runs only as many at once as there are cores, and these wait
+        // on the network.
+        let finished = DispatchGroup()
+        for worker in 0..<workers {
+            finished.enter()
+            Thread {
+                for index in stride(from: worker, to: sha256s.count, by: workers) {
+                    do {
+                        try self.remove(sha256: sha256s[index])
+                    } catch {
+                        failures.withLock { $0.append(error) }
+                    }
                 }
-            }
+                finished.leave()
+            }.start()
         }
+        finished.wait()
         if let first = failures.withLock({ $0.first }) { throw first }
     }
 

@@ -263,10 +263,12 @@ extension FailscopeStore {
         return (verified, created)
     }
 
-    /// The stored artifact named `sha256` (row and bytes both present), or `nil`.
+    /// The stored artifact named `sha256` (row and bytes both present), or `nil`. With `checkingBytes: false` only
+    /// the row is read: for a caller that opens the bytes next and answers 404 when they are gone (one request
+    /// to an object store instead of two).
     ///
     /// - Throws: `StoreError`, ``ArtifactStorageError`` when the artifact storage does not answer.
-    public func artifact(sha256: String) throws -> ArtifactStore.Verified? {
+    public func artifact(sha256: String, checkingBytes: Bool = true) throws -> ArtifactStore.Verified? {
         guard SHA256.isValidHex(sha256) else { return nil }
         let row = try read { db in
             try db.queryFirst("SELECT kind, byte_count, width, height FROM artifacts WHERE sha256 = ?", [sha256]) {
@@ -275,7 +277,7 @@ extension FailscopeStore {
                     width: $0.optionalInt(2), height: $0.optionalInt(3))
             }
         }
-        guard let row, try artifacts.contains(sha256: sha256) else { return nil }
+        guard let row, try !checkingBytes || artifacts.contains(sha256: sha256) else { return nil }
         return row
     }
 

@@ -6,7 +6,8 @@
 #    `failscope serve --artifacts s3://…` versus curl doing the same PUTs and GETs directly against the bucket
 #    (curl --aws-sigv4), in the same run: ms per request and the ratios for PUT and GET. The service's GET right
 #    after the PUT is served from its local cache (hot); a GET after a restart (empty cache) is reported too.
-# 2. `failscope gc` of 10,000 unreferenced objects in the bucket: seconds and objects/s.
+# 2. `failscope gc` of 10,000 unreferenced objects in the bucket: seconds and objects/s, against curl deleting the
+#    same 10,000 objects directly (16 in parallel, like gc) after they are put back.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ -z "${FAILSCOPE_TEST_S3_URL:-}" ]; then exec scripts/with-s3.sh bash "$0" "$@"; fi
@@ -120,7 +121,8 @@ for path in "$WORK"/trees/*; do
         "$BUCKET_URL" "${sha:0:2}" "$sha" "$path" "$SIGN" >>"$WORK/seed.curl"
 done
 sed -i '1d' "$WORK/seed.curl"
-curl -sf --no-progress-meter -o /dev/null --parallel --parallel-max 16 -K "$WORK/seed.curl"
+seed() { curl -sf --no-progress-meter --parallel --parallel-max 16 -K "$WORK/seed.curl"; }
+seed
 mkdir -p "$WORK/gc-data"
 "$BIN/failscope" gc --keep-days 1 --grace-minutes 0 --data "$WORK/gc-data" \
     --artifacts "s3://${FAILSCOPE_TEST_S3_URL#s3://}/bench-gc" >"$WORK/gc.txt"
@@ -129,5 +131,15 @@ DELETED=$(sed -n 's/.* tests, \([0-9]*\) artifacts.*/\1/p' "$WORK/gc.txt")
 SECONDS_GC=$(sed -n 's/.* in \([0-9.]*\) s\.$/\1/p' "$WORK/gc.txt")
 [ "$DELETED" = "$GC_OBJECTS" ] || { echo "gc deleted $DELETED of $GC_OBJECTS objects" >&2; exit 1; }
 RATE=$(awk -v n="$DELETED" -v s="$SECONDS_GC" 'BEGIN { printf "%.0f", n / s }')
-echo "BENCH|gc of $GC_OBJECTS unreferenced objects: seconds ($DELETED deleted)|$SECONDS_GC|-|-|report"
+# The reference: the same objects put back, then deleted by curl straight from a list (no listing, no database).
+seed
+sed -e '/^upload-file/d' -e '/^header = "Content-Type/d' -e 's/^output = .*/output = "\/dev\/null"\nrequest = "DELETE"/' \
+    "$WORK/seed.curl" >"$WORK/delete.curl"
+start=$(date +%s.%N)
+curl -sf --no-progress-meter --parallel --parallel-max 16 -K "$WORK/delete.curl"
+CURL_GC=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+LEFT=$("$BIN/failscope" gc --keep-days 1 --grace-minutes 0 --data "$WORK/gc-data" \
+    --artifacts "s3://${FAILSCOPE_TEST_S3_URL#s3://}/bench-gc" | sed -n 's/.* tests, \([0-9]*\) artifacts.*/\1/p')
+echo "curl deleted $GC_OBJECTS objects in $CURL_GC s ($LEFT left for gc after it)" >&2
+echo "BENCH|gc of $GC_OBJECTS unreferenced objects: seconds ($DELETED deleted)|$SECONDS_GC|curl DELETE x16 $CURL_GC s|$(awk -v a="$SECONDS_GC" -v b="$CURL_GC" 'BEGIN { printf "%.2f", a / b }')|report"
 echo "BENCH|gc of $GC_OBJECTS unreferenced objects: objects/s|$RATE|-|-|report"

@@ -96,7 +96,8 @@ final class ArtifactFiles: Sendable {
             forget(sha256)
         }
         guard SHA256.isValidHex(sha256),
-            let artifact = try ServiceError.wrapping(reading: true, { try store.artifact(sha256: sha256) }),
+            let artifact = try ServiceError.wrapping(
+                reading: true, { try store.artifact(sha256: sha256, checkingBytes: false) }),
             artifact.kind == kind
         else {
             throw ServiceError.notFound("The artifact")
