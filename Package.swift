@@ -83,11 +83,17 @@ let package = Package(
         // Each engine's SQL, embedded in the binary (Migrations/README.md).
         .target(
             name: "SQLiteMigrations", path: "Migrations/sqlite",
-            resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
+            resources: [
+                .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
+                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("flaky_summaries.sql"),
+            ]
         ),
         .target(
             name: "PostgresMigrations", path: "Migrations/postgres",
-            resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
+            resources: [
+                .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
+                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("flaky_summaries.sql"),
+            ]
         ),
         // The HTTP transport (libmicrohttpd: connections, limits, deadlines, shutdown), answering with any Responder.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
@@ -115,7 +121,7 @@ let package = Package(
             name: "reporter-bench",
             dependencies: [
                 "FailscopeReporter", "FailscopeSimulatedScreen", "FailscopeClient", "FailscopeModel", "DemoApp",
-                "SimulatedUI", "ScreenRaster",
+                "SimulatedUI", "ScreenRaster", "PageObjects",
             ],
             path: "Benchmarks/reporter-bench"
         ),
@@ -140,7 +146,8 @@ let package = Package(
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(
-            name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
+            name: "FailscopeImportTests",
+            dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient", "FailscopeTesting"]),
         .testTarget(
             name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
         .testTarget(
@@ -157,9 +164,14 @@ let package = Package(
             dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting", "HTTPRouting"]
         ),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
+        // The CLI's option declarations, help and parser (and the built binary's usage errors).
+        .testTarget(name: "FailscopeCLITests", dependencies: ["failscope", "FailscopeTesting"]),
         .testTarget(
             name: "FailscopeReporterTests",
-            dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI"]
+            dependencies: [
+                "FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI",
+                "FailscopeTesting",
+            ]
         ),
         .testTarget(
             name: "DemoUITests",

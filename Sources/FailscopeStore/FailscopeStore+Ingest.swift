@@ -391,11 +391,17 @@ extension FailscopeStore {
                 ])
         }
         for (position, step) in result.trail.enumerated() {
+            let target = step.target
             try db.run(
                 """
-                INSERT INTO trail_steps (result_id, position, page, action, call_site_file, call_site_line)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """, [resultID, position, step.page, step.action, step.callSite?.file, step.callSite?.line])
+                INSERT INTO trail_steps (result_id, position, page, action, call_site_file, call_site_line,
+                    element_tree, target_x, target_y, target_width, target_height, duration)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    resultID, position, step.page, step.action, step.callSite?.file, step.callSite?.line,
+                    step.elementTree, target?.x, target?.y, target?.width, target?.height, step.duration,
+                ])
         }
         for (position, page) in result.pagesVisited.enumerated() {
             try db.run(
@@ -513,8 +519,18 @@ extension FailscopeStore {
                 [("page", failure.page), ("action", failure.action), ("location.file", failure.location?.file),
                     ("callSite.file", failure.callSite?.file)], in: "\(prefix).failures[\(position)]")
         }
+        let trees = Set(result.artifacts.filter { $0.kind == .elementTree }.map(\.sha256))
         for (position, step) in result.trail.enumerated() {
             if (step.callSite?.line ?? 0) < 0 { throw .invalid("\(prefix).trail[\(position)].callSite.line must be >= 0") }
+            if let tree = step.elementTree, !trees.contains(tree) {
+                throw .invalid("\(prefix).trail[\(position)].elementTree must be the sha256 of one of the result's element_tree artifacts")
+            }
+            if let target = step.target, ![target.x, target.y, target.width, target.height].allSatisfy(\.isFinite) {
+                throw .invalid("\(prefix).trail[\(position)].target must be finite")
+            }
+            if let duration = step.duration, !(duration.isFinite && duration >= 0) {
+                throw .invalid("\(prefix).trail[\(position)].duration must be a finite number >= 0")
+            }
             try checkTexts(
                 [("page", step.page), ("action", step.action), ("callSite.file", step.callSite?.file)],
                 in: "\(prefix).trail[\(position)]")
@@ -540,7 +556,7 @@ extension FailscopeStore {
         }
     }
 
-    private static func checkText(_ value: String, field: String, required: Bool) throws(StoreError) {
+    static func checkText(_ value: String, field: String, required: Bool) throws(StoreError) {
         if required && value.isEmpty { throw .invalid("\(field) must not be empty") }
         guard value.utf8.count <= Limits.textFieldBytes else {
             throw .invalid("\(field) is longer than \(Limits.textFieldBytes) bytes")

@@ -72,16 +72,24 @@ extension FailscopeStore {
     }
 
     /// One run with its results grouped by page, then call site (see `RunDetail`), or `nil`.
-    public func runDetail(_ runID: String) throws -> RunDetail? {
+    ///
+    /// `statuses`, when given, keeps only the results of those statuses (the run view asks for the failing
+    /// ones first: a 50,000-result run's failures are a few percent of it); the summary's counts stay the
+    /// whole run's, the groups' counts are those of the results kept.
+    public func runDetail(_ runID: String, statuses: Set<TestStatus>? = nil) throws -> RunDetail? {
         guard Run.isValidID(runID) else { return nil }
+        let kept = statuses.map { $0.map(\.rawValue).sorted() } ?? []
+        let statusCondition =
+            statuses == nil ? "" : " AND r.status IN (" + kept.map { _ in "?" }.joined(separator: ", ") + ")"
         return try read { db -> RunDetail? in
             guard
                 let summary = try db.queryFirst(
                     "SELECT \(Self.runColumns) FROM runs WHERE id = ?", [runID], row: Self.runSummary(from:))
             else { return nil }
             let results = try db.query(
-                "SELECT \(Self.resultColumns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ?",
-                [runID], row: Self.resultSummary(from:))
+                "SELECT \(Self.resultColumns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ?"
+                    + statusCondition,
+                [runID] + kept, row: Self.resultSummary(from:))
             return RunDetail(summary: summary, pages: Self.group(results))
         }
     }
@@ -97,9 +105,9 @@ extension FailscopeStore {
                     """, [resultID],
                     row: {
                         (
-                            summary: try Self.resultSummary(from: $0), skipReason: $0.optionalString(16),
-                            systemOut: $0.optionalString(17), systemErr: $0.optionalString(18),
-                            project: $0.string(19), ranAt: $0.int64(20)
+                            summary: try Self.resultSummary(from: $0), skipReason: $0.optionalString(17),
+                            systemOut: $0.optionalString(18), systemErr: $0.optionalString(19),
+                            project: $0.string(20), ranAt: $0.int64(21)
                         )
                     }),
                 let run = try db.queryFirst(
@@ -124,10 +132,7 @@ extension FailscopeStore {
                             height: statement.double(10)),
                     isError: statement.int(11) != 0)
             }
-            let trail = try db.query(
-                "SELECT page, action, call_site_file, call_site_line FROM trail_steps WHERE result_id = ? ORDER BY position",
-                [resultID]
-            ) { TrailStep(page: $0.string(0), action: $0.optionalString(1), callSite: Self.location($0, 2)) }
+            let trail = try Self.trail(db, resultID: resultID)
             let pages = try db.query(
                 "SELECT page FROM result_pages WHERE result_id = ? ORDER BY position", [resultID]
             ) { $0.string(0) }
@@ -156,10 +161,25 @@ extension FailscopeStore {
                         artifact: try Self.artifactLink(from: $0, offset: 2))
                 }
             }
+            // "What changed": the newest passing result of the same test with a trace, on the same device first.
+            let passingTrace = try db.queryFirst(
+                """
+                SELECT r.id, r.run_id, r.device FROM results r
+                WHERE r.test_id = ? AND r.id <> ? AND r.status IN ('passed', 'expected_failure')
+                    AND EXISTS (SELECT 1 FROM trail_steps s WHERE s.result_id = r.id AND s.element_tree IS NOT NULL)
+                ORDER BY CASE WHEN r.device = ? THEN 0 ELSE 1 END, r.ran_at DESC, r.id DESC LIMIT 1
+                """, [row.summary.testId, resultID, row.summary.device]
+            ) { (id: $0.int(0), runID: $0.string(1), device: $0.optionalString(2)) }
+            .map { found in
+                ResultDetail.PassingTrace(
+                    resultId: found.id, runId: found.runID, device: found.device,
+                    trail: try Self.trail(db, resultID: found.id))
+            }
             return ResultDetail(
                 result: row.summary, run: run, skipReason: row.skipReason, failures: failures, artifacts: artifacts,
                 trail: trail, pagesVisited: pages, elementFrame: failures.lazy.compactMap(\.elementFrame).first,
-                lastPassingScreenshot: passing, systemOut: row.systemOut, systemErr: row.systemErr)
+                lastPassingScreenshot: passing, passingTrace: passingTrace, systemOut: row.systemOut,
+                systemErr: row.systemErr)
         }
     }
 
@@ -188,8 +208,8 @@ extension FailscopeStore {
                 """, values + [limit + 1]
             ) {
                 TestHistory.Entry(
-                    result: try Self.resultSummary(from: $0), branch: $0.optionalString(16),
-                    commit: $0.optionalString(17), ranAt: Timestamp.date($0.int64(18)))
+                    result: try Self.resultSummary(from: $0), branch: $0.optionalString(17),
+                    commit: $0.optionalString(18), ranAt: Timestamp.date($0.int64(19)))
             }
             var next: String?
             if entries.count > limit {
@@ -245,7 +265,7 @@ extension FailscopeStore {
     static let runColumns = """
         id, project, branch, commit_sha, device, os_version, ci_provider, ci_build_url, ci_job, source, started_at,
         finished_at, status, result_count, passed_count, failed_count, error_count, skipped_count,
-        expected_failure_count, failing_test_count
+        expected_failure_count, failing_test_count, \(forgivenFailingTestsColumn)
         """
 
     static func runSummary(from row: Statement) throws -> RunSummary {
@@ -257,17 +277,18 @@ extension FailscopeStore {
             finishedAt: row.isNull(11) ? nil : Timestamp.date(row.int64(11)))
         let counts = ResultCounts(
             total: row.int(13), passed: row.int(14), failed: row.int(15), error: row.int(16), skipped: row.int(17),
-            expectedFailure: row.int(18), failingTests: row.int(19))
+            expectedFailure: row.int(18), failingTests: row.int(19), quarantinedFailingTests: row.int(20))
         return RunSummary(run: run, status: RunStatus(rawValue: row.string(12)) ?? .incomplete, counts: counts)
     }
 
-    /// 16 columns (0...15); `r` is results, `t` tests.
+    /// 17 columns (0...16); `r` is results, `t` tests.
     static let resultColumns = """
         r.id, r.run_id, r.test_id, t.suite, t.name, t.arguments, r.device, r.attempt, r.status, r.started_at,
         r.duration, r.page, r.call_site_file, r.call_site_line,
         (SELECT f.message FROM failures f WHERE f.result_id = r.id ORDER BY f.position LIMIT 1) AS message,
         (SELECT a.sha256 FROM result_artifacts a WHERE a.result_id = r.id AND a.kind = 'screenshot'
-            ORDER BY a.position LIMIT 1) AS screenshot
+            ORDER BY a.position LIMIT 1) AS screenshot,
+        \(quarantinedResultColumn) AS quarantined
         """
 
     static func resultSummary(from row: Statement) throws -> ResultSummary {
@@ -277,7 +298,25 @@ extension FailscopeStore {
             attempt: row.int(7), status: TestStatus(rawValue: row.string(8)) ?? .error,
             startedAt: row.isNull(9) ? nil : Timestamp.date(row.int64(9)), duration: row.optionalDouble(10),
             page: row.optionalString(11), callSite: location(row, 12), message: row.optionalString(14),
-            screenshot: row.optionalString(15))
+            screenshot: row.optionalString(15), quarantined: row.int(16) != 0)
+    }
+
+    /// A result's trail steps in order, with their action trace where they have one.
+    static func trail(_ db: Database, resultID: Int) throws -> [TrailStep] {
+        try db.query(
+            """
+            SELECT page, action, call_site_file, call_site_line, element_tree, target_x, target_y, target_width,
+                target_height, duration
+            FROM trail_steps WHERE result_id = ? ORDER BY position
+            """, [resultID]
+        ) {
+            TrailStep(
+                page: $0.string(0), action: $0.optionalString(1), callSite: Self.location($0, 2),
+                elementTree: $0.optionalString(4),
+                target: $0.isNull(5)
+                    ? nil : Frame(x: $0.double(5), y: $0.double(6), width: $0.double(7), height: $0.double(8)),
+                duration: $0.isNull(9) ? nil : $0.double(9))
+        }
     }
 
     static func location(_ row: Statement, _ index: Int) -> SourceLocation? {

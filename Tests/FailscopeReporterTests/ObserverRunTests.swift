@@ -1,5 +1,6 @@
 import FailscopeClient
 import FailscopeModel
+import FailscopeTesting
 import Foundation
 import ScreenRaster
 import SimulatedUI
@@ -73,6 +74,7 @@ final class ObserverRunTests: XCTestCase {
         for passed in results where passed.status == .passed {
             XCTAssertEqual(passed.artifacts, [], "\(passed.name) passed: no screenshot")
             XCTAssertFalse(passed.trail.isEmpty, "\(passed.name) visited pages")
+            XCTAssertEqual(passed.trail.compactMap(\.elementTree), [], "\(passed.name) passed: no trace")
         }
 
         let failed = try XCTUnwrap(results.first { $0.status == .failed })
@@ -110,8 +112,18 @@ final class ObserverRunTests: XCTestCase {
             snapshot.root.allElements.first { $0.identifier == "item.cartAlert" }?.children.first {
                 $0.elementType == .staticText && $0.label.contains("×")
             }?.label, "1 × Desk Lamp Oak")
+        // The action trace: every step has its tree, the failing (last) step the one captured with the screenshot;
+        // each distinct tree is one file and one reference.
+        XCTAssertEqual(failed.trail.last?.elementTree, tree.sha256)
+        XCTAssertTrue(failed.trail.allSatisfy { $0.elementTree != nil && $0.duration != nil }, "\(failed.trail)")
+        XCTAssertEqual(failed.trail.last?.target, failure.elementFrame, "the failing step's target is the failure's")
+        let trees = Set(failed.trail.compactMap(\.elementTree))
+        XCTAssertEqual(Set(failed.artifacts.filter { $0.kind == .elementTree }.map(\.sha256)), trees)
+        XCTAssertEqual(failed.artifacts.count, 1 + trees.count, "no reference twice")
+        XCTAssertGreaterThan(trees.count, 2, "the screen changed between the steps")
         XCTAssertEqual(
-            try FileManager.default.contentsOfDirectory(atPath: artifacts.path).count, 2, "one PNG, one tree")
+            try FileManager.default.contentsOfDirectory(atPath: artifacts.path).count, 1 + trees.count,
+            "one PNG and each distinct tree once")
     }
 
     func testTheSwiftTestingTraitRecordsTestsCasesAndIssuesLikeTheObserver() throws {
@@ -142,7 +154,8 @@ final class ObserverRunTests: XCTestCase {
         let testLine = try line(of: ".verifyCartConfirmation(", in: "SwiftTestingCatalogTests.swift")
         XCTAssertEqual(failure.callSite?.description, "SwiftTestingCatalogTests.swift:\(testLine)")
         XCTAssertEqual(failure.location?.line, testLine)
-        XCTAssertEqual(failed.artifacts.map(\.kind), [.screenshot, .elementTree])
+        XCTAssertEqual(failed.artifacts.prefix(2).map(\.kind), [.screenshot, .elementTree])
+        XCTAssertEqual(failed.trail.last?.elementTree, failed.artifacts[1].sha256, "the failing step's tree")
     }
 
     func testAResultsOnlySuiteHasNoDeviceAndItsSkipsKeepTheirReasons() throws {
@@ -227,7 +240,7 @@ final class ObserverRunTests: XCTestCase {
 
     func testADownServiceLosesNothingAndALaterUploadDeliversEverythingOnce() throws {
         // A port nobody listens on: a service started and stopped.
-        let gone = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("gone"))
+        let gone = try ServeProcess(dataDirectory: scratch.appendingPathComponent("gone"))
         let deadURL = gone.url
         gone.stop()
 
@@ -238,14 +251,18 @@ final class ObserverRunTests: XCTestCase {
         XCTAssertTrue(output.standardError.contains("send them with `failscope upload`"), output.standardError)
         XCTAssertEqual(try spooledResults().count, 18, "everything stays in the spool")
 
-        let service = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("data"))
+        let service = try ServeProcess(dataDirectory: scratch.appendingPathComponent("data"))
         let upload = [
             "upload", "--spool", scratch.appendingPathComponent("spool").path, "--url", service.url.absoluteString,
             "--token", service.token,
         ]
+        let artifactCount = try Spool(directory: scratch.appendingPathComponent("spool")).pendingRuns().flatMap(\.writers)
+            .flatMap(\.artifactFiles).count
+        XCTAssertGreaterThan(artifactCount, 2, "a PNG and the failing test's trace trees")
         let first = try runProcess(BuildProducts.failscope, upload, environment: childEnvironment([:]))
         XCTAssertEqual(first.status, 0, first.standardError)
-        XCTAssertTrue(first.standardError.contains("18 result(s), 2 artifact(s) sent"), first.standardError)
+        XCTAssertTrue(
+            first.standardError.contains("18 result(s), \(artifactCount) artifact(s) sent"), first.standardError)
         XCTAssertEqual(try service.counts(ofRun: "observer-run")?["total"], 18)
         XCTAssertEqual(try service.counts(ofRun: "observer-run")?["failed"], 1)
         XCTAssertFalse(
@@ -264,7 +281,7 @@ final class ObserverRunTests: XCTestCase {
         try client.fill(runID: "big-run", results: 6_000, perFile: 100)
 
         let data = scratch.appendingPathComponent("data")
-        var service = try ServiceProcess(dataDirectory: data)
+        var service = try ServeProcess(dataDirectory: data)
         let process = Process()
         process.executableURL = BuildProducts.failscope
         process.arguments = [
@@ -279,12 +296,12 @@ final class ObserverRunTests: XCTestCase {
         while process.isRunning && acknowledged == 0 {
             acknowledged = try service.counts(ofRun: "big-run")?["total"] ?? 0
         }
-        service.stop(kill: true)
+        service.stop(signal: SIGKILL)
         process.waitUntilExit()
         XCTAssertGreaterThan(acknowledged, 0)
         XCTAssertEqual(process.terminationStatus, 2, "the upload was cut off: some files stay in the spool")
 
-        service = try ServiceProcess(dataDirectory: data)
+        service = try ServeProcess(dataDirectory: data)
         let rerun = try runProcess(
             BuildProducts.failscope,
             ["upload", "--spool", spool.path, "--url", service.url.absoluteString, "--token", service.token],

@@ -108,14 +108,22 @@ final class APIContractTests: XCTestCase {
                     page: "LoginPage", action: "tapLogin()",
                     callSite: SourceLocation(file: "/src/LoginTests.swift", line: 40))
             ]
+            // The action trace: the failing attempt's and its passing retry's steps carry their element tree.
+            let traced = [
+                TrailStep(
+                    page: "LoginPage", action: "tapLogin()",
+                    callSite: SourceLocation(file: "/src/LoginTests.swift", line: 40), elementTree: elementTree.sha256,
+                    target: Frame(x: 16, y: 300.5, width: 361, height: 50), duration: 0.25)
+            ]
             let batch = ResultBatch(results: [
                 TestResult(
                     suite: "LoginTests", name: "testRetried", device: device, status: .failed,
-                    startedAt: run.startedAt.addingTimeInterval(1), duration: 1.25, failures: [failure], trail: trail,
+                    startedAt: run.startedAt.addingTimeInterval(1), duration: 1.25, failures: [failure], trail: traced,
                     artifacts: [screenshot, elementTree], systemOut: "tapped", systemErr: "warning"),
                 TestResult(
                     suite: "LoginTests", name: "testRetried", device: device, attempt: 2, status: .passed,
-                    startedAt: run.startedAt.addingTimeInterval(3), duration: 0.5, trail: trail),
+                    startedAt: run.startedAt.addingTimeInterval(3), duration: 0.5, trail: traced,
+                    artifacts: [elementTree]),
                 TestResult(
                     suite: "LoginTests", name: "testBroken", arguments: "(1, 2)", status: .error,
                     startedAt: run.startedAt.addingTimeInterval(4), failures: [failure], trail: trail),
@@ -152,6 +160,9 @@ final class APIContractTests: XCTestCase {
         ).decode(RunDetail.self)
         let results = detail.pages.flatMap(\.callSites).flatMap(\.results)
         XCTAssertEqual(results.count, 6)
+        for target in ["/api/v1/runs/contract-1?status=failed,error", "/api/v1/runs/contract-1?status=green"] {
+            try assertDocumented(await service.send(.GET, target), .GET, "/api/v1/runs/{runId}", &checker)
+        }
         for result in results {
             try assertDocumented(
                 await service.send(.GET, "/api/v1/results/\(result.id)"), .GET, "/api/v1/results/{resultId}",
@@ -176,6 +187,48 @@ final class APIContractTests: XCTestCase {
         ).decode(FlakyReport.self)
         XCTAssertEqual(flaky.flaky.map(\.name), ["testRetried"])
         XCTAssertEqual(flaky.broken.map(\.name), ["testBroken"])
+
+        // The quarantine: every operation, its bodies as clients encode them, its errors.
+        let today = QuarantineEntry.dayText(now)
+        let addBody = try encoder.encode(
+            QuarantineRequest(
+                project: "Shop", suite: "LoginTests", name: "testBroken", arguments: "(1, 2)", page: "LoginPage",
+                device: "iPad", owner: "ana", reason: "broken since the redesign", expires: today, actor: "bo"))
+        assertConforms(addBody, to: requestSchema(checker, .POST, "/api/v1/quarantine"), "QuarantineRequest", &checker)
+        let added = try assertDocumented(
+            await service.send(.POST, "/api/v1/quarantine", body: addBody), .POST, "/api/v1/quarantine", &checker
+        ).decode(QuarantineEntry.self)
+        let editBody = try encoder.encode(
+            QuarantineEdit(owner: "bo", reason: "still broken", expires: today, why: "new owner", actor: "carla"))
+        assertConforms(
+            editBody, to: requestSchema(checker, .PUT, "/api/v1/quarantine/{entryId}"), "QuarantineEdit", &checker)
+        try assertDocumented(
+            await service.send(.PUT, "/api/v1/quarantine/\(added.id)", body: editBody), .PUT,
+            "/api/v1/quarantine/{entryId}", &checker)
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/quarantine?project=Shop"), .GET, "/api/v1/quarantine", &checker)
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/quarantine/\(added.id)"), .GET, "/api/v1/quarantine/{entryId}", &checker)
+        let liftBody = try encoder.encode(QuarantineLift(why: "fixed", actor: "dan"))
+        assertConforms(
+            liftBody, to: requestSchema(checker, .POST, "/api/v1/quarantine/{entryId}/lift"), "QuarantineLift",
+            &checker)
+        let lifted = try assertDocumented(
+            await service.send(.POST, "/api/v1/quarantine/\(added.id)/lift", body: liftBody), .POST,
+            "/api/v1/quarantine/{entryId}/lift", &checker
+        ).decode(QuarantineEntry.self)
+        XCTAssertEqual(lifted.changes.map(\.action), [.added, .edited, .lifted])
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/quarantine?state=all"), .GET, "/api/v1/quarantine", &checker)
+        for (method, target, documented, body) in [
+            (HTTPMethod.POST, "/api/v1/quarantine", "/api/v1/quarantine", Data("{}".utf8)),
+            (.POST, "/api/v1/quarantine/\(added.id)/lift", "/api/v1/quarantine/{entryId}/lift", liftBody),
+            (.PUT, "/api/v1/quarantine/99", "/api/v1/quarantine/{entryId}", editBody),
+        ] {
+            try assertDocumented(await service.send(method, target, body: body), method, documented, &checker)
+        }
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/quarantine?state=some"), .GET, "/api/v1/quarantine", &checker)
 
         // Errors have one documented shape.
         try assertDocumented(await service.send(.GET, "/api/v1/runs/none"), .GET, "/api/v1/runs/{runId}", &checker)

@@ -19,8 +19,19 @@ final class QueryPlanTests: XCTestCase {
     ) throws {
         let text = try plan(sql, values)
         XCTAssertTrue(text.contains(index), "expected \(index) in:\n\(text)", file: file, line: line)
-        let fullScans = text.split(separator: "\n").filter {
+        // A derived table (a subquery in FROM: `(subquery-N)`, or named, then planned as `CO-ROUTINE name` or
+        // `MATERIALIZE name`) holds rows already computed from indexed searches: scanning it scans no table.
+        let lines = text.split(separator: "\n")
+        let derived = Set(
+            lines.compactMap { line -> Substring? in
+                for prefix in ["CO-ROUTINE ", "MATERIALIZE "] where line.hasPrefix(prefix) {
+                    return line.dropFirst(prefix.count)
+                }
+                return nil
+            })
+        let fullScans = lines.filter {
             $0.hasPrefix("SCAN ") && !$0.contains("(subquery") && !$0.contains(" USING INDEX ")
+                && !derived.contains($0.dropFirst(5))
         }
         XCTAssertEqual(fullScans, [], "full table scan in:\n\(text)", file: file, line: line)
     }
@@ -47,6 +58,30 @@ final class QueryPlanTests: XCTestCase {
             SELECT \(columns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.test_id = ?
             ORDER BY r.ran_at DESC, r.id DESC LIMIT ?
             """, ["0123", 101], index: "results_by_test_time")
+    }
+
+    func testQuarantineIsDecidedByIndexSearchesPerResultAndRun() throws {
+        // Whether an entry applied to a result: one range of quarantine_entries_by_test.
+        let text = try plan(
+            "SELECT \(FailscopeStore.resultColumns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ?",
+            ["run-1"])
+        XCTAssertTrue(
+            text.contains(
+                "SEARCH q USING INDEX quarantine_entries_by_test (project=? AND suite=? AND name=? AND created_at<?)"),
+            text)
+        // A run's forgiven failing tests: a guard on the project's entries, then one pass over the run's results.
+        let runs = try plan("SELECT \(FailscopeStore.runColumns) FROM runs WHERE id = ?", ["run-1"])
+        XCTAssertTrue(
+            runs.contains("SEARCH p USING COVERING INDEX quarantine_entries_by_project_end (project=? AND ends_at>?)"),
+            runs)
+        XCTAssertTrue(runs.contains("SEARCH r USING INDEX sqlite_autoindex_results_1 (run_id=?)"), runs)
+        try assertUsesIndex(
+            "SELECT \(FailscopeStore.runColumns) FROM runs WHERE id = ?", ["run-1"],
+            index: "sqlite_autoindex_results_1")
+        // The active entries of a project.
+        try assertUsesIndex(
+            "SELECT id FROM quarantine_entries e WHERE e.project = ? AND e.ends_at > ? ORDER BY e.created_at DESC",
+            ["Shop", 0], index: "quarantine_entries_by_project_end")
     }
 
     func testFlakySummaryWindowScansReadOneDeviceKey() throws {

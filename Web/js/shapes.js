@@ -34,8 +34,15 @@
  * @property {number} skipped
  * @property {number} expectedFailure
  * @property {number} failingTests  tests whose last attempt failed or errored (a run's counts only)
+ * @property {number} quarantinedFailingTests  of failingTests, those quarantined when that attempt ran: forgiven
+ *   (a run's counts only)
  *
- * @typedef {{run: Run, status: RunStatus, counts: ResultCounts}} RunSummary  GET /api/v1/runs → {runs: RunSummary[], nextCursor?}
+ * @typedef {object} RunSummary  GET /api/v1/runs → {runs: RunSummary[], nextCursor?}
+ * @property {Run} run
+ * @property {RunStatus} status
+ * @property {RunStatus} statusWithQuarantine  `passed` for a failed run whose every failing test was quarantined,
+ *   else `status` (what `failscope test --quarantine obey` exits by)
+ * @property {ResultCounts} counts
  *
  * @typedef {object} ResultSummary  one result in a run or a history; page and call site of its first failure, else of the trail's last step
  * @property {number} id
@@ -53,8 +60,11 @@
  * @property {SourceLocation} [callSite]  where the test called the page object
  * @property {string} [message]  the first failure's message
  * @property {string} [screenshot]  SHA-256 of the failure screenshot (/artifacts/{sha}.png)
+ * @property {boolean} quarantined  a quarantine entry applied to the test when this result ran (a failure is shown
+ *   "failed, quarantined")
  *
- * @typedef {object} RunDetail  GET /api/v1/runs/{runId}
+ * @typedef {object} RunDetail  GET /api/v1/runs/{runId}[?status=failed,error]  with `status`, only the results of those
+ *   statuses (the run view asks for the failing ones first); the summary's counts are still the whole run's
  * @property {RunSummary} summary
  * @property {{page?: string, counts: ResultCounts,
  *   callSites: {callSite?: SourceLocation, results: ResultSummary[]}[]}[]} pages
@@ -66,9 +76,10 @@
  *   run's order (the base's for `fixed` and `removedTests`). Without a base every failure is new.
  * @property {RunSummary} run
  * @property {RunSummary} [base]  absent when the base branch has no finished run
- * @property {ResultSummary[]} newFailures  failed in the run; passed, skipped or absent in the base
+ * @property {ResultSummary[]} newFailures  failed in the run, not quarantined; passed, skipped or absent in the base
  * @property {ResultSummary[]} fixed  failed in the base, passed in the run
- * @property {ResultSummary[]} stillFailing  failed in both
+ * @property {ResultSummary[]} stillFailing  failed in both, not quarantined in the run
+ * @property {ResultSummary[]} quarantined  failed in the run while quarantined (not in newFailures or stillFailing)
  * @property {ResultSummary[]} flaky  passed in the run after a failed attempt
  * @property {ResultSummary[]} newTests  in the run only
  * @property {ResultSummary[]} removedTests  in the base only (results of the base run)
@@ -84,6 +95,15 @@
  * @property {{x: number, y: number, width: number, height: number}} [elementFrame]  points
  * @property {boolean} isError
  *
+ * @typedef {object} TrailStep  a page entered (no action) or a page method called; the last three are the action
+ *   trace, written for failing tests (docs/trace.md)
+ * @property {string} page
+ * @property {string} [action]
+ * @property {SourceLocation} [callSite]
+ * @property {string} [elementTree]  SHA-256 of the step's element_tree artifact (/artifacts/{sha}.json, an ElementTree)
+ * @property {{x: number, y: number, width: number, height: number}} [target]  points: the element the action targeted
+ * @property {number} [duration]  seconds to the next step
+ *
  * @typedef {object} ArtifactLink
  * @property {'screenshot'|'element_tree'} kind
  * @property {string} url
@@ -97,9 +117,11 @@
  * @property {string} [skipReason]
  * @property {Failure[]} failures
  * @property {ArtifactLink[]} artifacts
- * @property {{page: string, action?: string, callSite?: SourceLocation}[]} trail
+ * @property {TrailStep[]} trail
  * @property {{x: number, y: number, width: number, height: number}} [elementFrame]
  * @property {{resultId: number, runId: string, artifact: ArtifactLink}} [lastPassingScreenshot]
+ * @property {{resultId: number, runId: string, device?: string, trail: TrailStep[]}} [passingTrace]  the newest passing
+ *   result of the same test whose steps have element trees (same device first), for "What changed"
  * @property {string} [systemOut]
  * @property {string} [systemErr]
  *
@@ -162,6 +184,25 @@
  * @property {number} minimumResults
  * @property {number} recoveryPasses
  * @property {number} brokenMinimum
+ *
+ * @typedef {object} QuarantineEntry  GET /api/v1/quarantine?project=&state=active|all → {entries: QuarantineEntry[]},
+ *   newest first. Applies to the test's results that ran in createdAt ..< endsAt.
+ * @property {number} id
+ * @property {string} project
+ * @property {string} suite
+ * @property {string} name
+ * @property {string} [arguments]  absent: any arguments
+ * @property {string} [page]  absent: any page
+ * @property {string} [device]  absent: any device
+ * @property {string} owner
+ * @property {string} reason
+ * @property {string} expires  the last day it applies, YYYY-MM-DD (UTC)
+ * @property {string} createdAt
+ * @property {string} [liftedAt]
+ * @property {string} endsAt  the start of the day after expires, or liftedAt when earlier
+ * @property {'active'|'expired'|'lifted'} state
+ * @property {{action: 'added'|'edited'|'lifted', role: 'upload'|'admin', actor: string, why: string, at: string}[]} changes
+ *   the audit log, oldest first (actor '' when the request named nobody)
  *
  * @typedef {object} ElementTree  the `element_tree` artifact the reporter uploads with a screenshot (SimulatedUI's
  *   ScreenSnapshot as JSON): {device: {name, width, height, scale}, root: Element}; sizes in points
