@@ -43,7 +43,8 @@ enum ServeCommand: Command {
         help: "Delete runs older than n days at start and then daily, like 'failscope gc' without VACUUM.",
         defaultHelp: "keep everything", environment: "FAILSCOPE_RETENTION_DAYS")
     static let options: [any OptionDeclaration] = [
-        host, port, SharedOptions.data, SharedOptions.database, uploadToken, readToken, adminToken, web, threads,
+        host, port, SharedOptions.data, SharedOptions.database, SharedOptions.artifacts,
+        SharedOptions.artifactCacheMegabytes, uploadToken, readToken, adminToken, web, threads,
         connectionsPerAddress, retentionDays,
     ]
 
@@ -52,6 +53,7 @@ enum ServeCommand: Command {
         let port = try arguments.required(Self.port)
         let data = try arguments.dataDirectory()
         let database = try arguments.value(SharedOptions.database)
+        let artifacts = try arguments.artifactStorage(data: data, cache: true)
         let uploadTokens = try arguments.values(uploadToken)
         let readToken = try arguments.value(Self.readToken)
         let adminToken = try arguments.value(Self.adminToken)
@@ -69,8 +71,8 @@ enum ServeCommand: Command {
         let server: FailscopeServer
         do {
             server = try FailscopeServer(
-                dataDirectory: data, database: database, host: host, port: port, threadCount: threads,
-                connectionsPerAddress: connectionsPerAddress,
+                dataDirectory: data, database: database, artifacts: artifacts, host: host, port: port,
+                threadCount: threads, connectionsPerAddress: connectionsPerAddress,
                 configuration: ServiceConfiguration(
                     uploadTokens: uploadTokens, readToken: readToken, adminToken: adminToken, webDirectory: web))
         } catch {
@@ -82,8 +84,14 @@ enum ServeCommand: Command {
         printError("failscope serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
         printError(
             "failscope serve: data \(data.standardizedFileURL.path), database "
-                + "\(database ?? .sqlite(in: data.standardizedFileURL)), dashboard \(web?.path ?? "(none)")"
+                + "\(database ?? .sqlite(in: data.standardizedFileURL)), artifacts "
+                + "\(server.application.store.artifacts.location), dashboard \(web?.path ?? "(none)")"
         )
+        do {
+            try server.application.store.artifacts.checkHealth()
+        } catch {
+            printError("failscope serve: \(error); uploads get 503 until it answers (see /healthz)")
+        }
         if server.application.store.isStorageFull {
             printError(
                 "failscope serve: the disk holding \(data.standardizedFileURL.path) is full: uploads are refused "
