@@ -19,6 +19,8 @@ public struct FailscopeApplication: Sendable {
     public let router: Router
     public let store: FailscopeStore
     public let metrics: ServiceMetrics
+    /// The webhook delivery worker; the finish routes feed it, ``FailscopeServer`` starts and stops it.
+    public let webhooks: WebhookDispatcher
 
     /// Builds the router over `store` with `configuration`.
     public static func build(_ configuration: ServiceConfiguration, store: FailscopeStore) -> FailscopeApplication {
@@ -34,7 +36,9 @@ public struct FailscopeApplication: Sendable {
         router.get("/metrics", operations.metricsText)
         router.get("/api/v1/openapi.json", operations.openAPI)
 
-        let ingest = IngestRoutes(store: store, metrics: metrics)
+        let webhooks = WebhookDispatcher(
+            store: store, settings: configuration.webhooks, metrics: metrics, log: configuration.webhookLog)
+        let ingest = IngestRoutes(store: store, metrics: metrics, webhooks: webhooks)
         let artifacts = ArtifactRoutes(store: store, metrics: metrics)
         router.group({ try authorization.requireUpload($0) }) { uploads in
             uploads.put("/api/v1/runs/{runId}", maxBodyBytes: configuration.maxRunBodyBytes, ingest.putRun)
@@ -42,6 +46,15 @@ public struct FailscopeApplication: Sendable {
                 "/api/v1/runs/{runId}/results", maxBodyBytes: configuration.maxBatchBodyBytes, ingest.postResults)
             uploads.post("/api/v1/runs/{runId}/finish", maxBodyBytes: configuration.maxRunBodyBytes, ingest.finishRun)
             uploads.put("/api/v1/artifacts/{sha256}", maxBodyBytes: configuration.maxArtifactBytes, artifacts.put)
+        }
+
+        // Webhooks name receivers whose URLs may carry credentials (Slack's do): reading them needs a write token too.
+        let webhookRoutes = WebhookRoutes(store: store)
+        router.group({ try authorization.requireUpload($0) }) { admins in
+            admins.get("/api/v1/webhooks", webhookRoutes.list)
+            admins.post("/api/v1/webhooks", maxBodyBytes: configuration.maxRunBodyBytes, webhookRoutes.create)
+            admins.delete("/api/v1/webhooks/{webhookId}", webhookRoutes.delete)
+            admins.get("/api/v1/webhooks/{webhookId}/deliveries", webhookRoutes.deliveries)
         }
 
         let reads = ReadRoutes(store: store)
@@ -71,6 +84,6 @@ public struct FailscopeApplication: Sendable {
                 .text("Failscope service is running. No dashboard (Web/) was found; the API is under /api/v1.\n")
             }
         }
-        return FailscopeApplication(router: router, store: store, metrics: metrics)
+        return FailscopeApplication(router: router, store: store, metrics: metrics, webhooks: webhooks)
     }
 }

@@ -54,8 +54,8 @@ final class CommandLineTests: XCTestCase {
         let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
         let first = try run(["migrate", "--database", url])
         XCTAssertEqual(first.status, 0, first.error)
-        XCTAssertEqual(first.output, "Applied 0001_baseline\n")
-        XCTAssertEqual(try run(["migrate", "--database", url]).output, "Database is up to date (0001_baseline).\n")
+        XCTAssertEqual(first.output, "Applied 0001_baseline\nApplied 0003_webhooks\n")
+        XCTAssertEqual(try run(["migrate", "--database", url]).output, "Database is up to date (0003_webhooks).\n")
 
         let secret = "postgres://failscope:s3cret@127.0.0.1:5432/failscope"
         let refused = try run(["migrate", "--database", secret])
@@ -74,9 +74,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             first.output,
             "Created a new database at \(data.appendingPathComponent(FailscopeStore.databaseFileName).path)\n"
-                + "Applied 0001_baseline\n")
+                + "Applied 0001_baseline\nApplied 0003_webhooks\n")
         XCTAssertEqual(
-            try run(["migrate", "--data", data.path]).output, "Database is up to date (0001_baseline).\n")
+            try run(["migrate", "--data", data.path]).output, "Database is up to date (0003_webhooks).\n")
 
         let store = try FailscopeStore(directory: data)
         var old = sampleRun(id: "old", branch: "x\u{1B}[31m")
@@ -199,7 +199,9 @@ final class CommandLineTests: XCTestCase {
         let pages = try run(["flaky", "--data", data.path, "--pages"])
         XCTAssertEqual(pages.status, 0, pages.error)
         XCTAssertTrue(
-            pages.output.split(separator: "\n").contains { $0.hasPrefix("ItemPage") && $0.hasSuffix("(none) 1, iPhone 15 1") },
+            pages.output.split(separator: "\n").contains {
+                $0.hasPrefix("ItemPage") && $0.hasSuffix("(none) 1, iPhone 15 1")
+            },
             pages.output)
 
         let suiteAlone = try run(["flaky", "--data", data.path, "--suite", "ItemTests"])
@@ -220,7 +222,10 @@ final class CommandLineTests: XCTestCase {
         let cap = try run(["serve", "--connections-per-address", "-1", "--data", data.path])
         XCTAssertEqual(cap.status, 64)
         XCTAssertTrue(cap.error.hasPrefix("Error: --connections-per-address must be"), cap.error)
-        for command in [["migrate", "extra"], ["runs", "extra"], ["version", "extra"], ["upload", "--url", "http://127.0.0.1:9", "x"]] {
+        for command in [
+            ["migrate", "extra"], ["runs", "extra"], ["version", "extra"],
+            ["upload", "--url", "http://127.0.0.1:9", "x"],
+        ] {
             let result = try run(command)
             XCTAssertEqual(result.status, 64, "\(command): \(result.error)")
         }
@@ -237,7 +242,8 @@ final class CommandLineTests: XCTestCase {
             let result = try run([command, "--data", file.path])
             XCTAssertEqual(result.status, 1, "\(command)")
             XCTAssertEqual(
-                result.error, "Error: --data \(file.path) is a file; it must be a folder (it holds failscope.sqlite and artifacts/)\n",
+                result.error,
+                "Error: --data \(file.path) is a file; it must be a folder (it holds failscope.sqlite and artifacts/)\n",
                 command)
         }
     }

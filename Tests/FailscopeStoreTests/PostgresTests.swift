@@ -49,7 +49,7 @@ final class PostgresTests: XCTestCase {
 
     func testMigratesTheBaselineOnceAndRefusesAChangedOrNewerDatabase() throws {
         let database = try PostgresDatabase(url: schema.url)
-        XCTAssertEqual(database.appliedMigrations, ["0001_baseline"])
+        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0003_webhooks"])
         let tables = try database.pool.withConnection { connection in
             let rows = try connection.query(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
@@ -60,8 +60,9 @@ final class PostgresTests: XCTestCase {
             [
                 "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
                 "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results",
-                "runs", "schema_migrations", "tests", "trail_steps",
-            ], "the same tables as the SQLite baseline")
+                "runs", "schema_migrations", "tests", "trail_steps", "webhook_deliveries", "webhook_run_checks",
+                "webhook_test_states", "webhooks",
+            ], "the same tables as the SQLite migrations")
         database.close()
         XCTAssertEqual(try PostgresDatabase(url: schema.url).appliedMigrations, [], "a second open applies nothing")
 

@@ -10,6 +10,7 @@ enum ServeCommand: Command {
         USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--database <db>]
                                [--upload-token <token>]... [--read-token <token>] [--web <dir>] [--threads <n>]
                                [--retention-days <n>] [--connections-per-address <n>]
+                               [--webhook <url>]... [--webhook-secret <secret>] [--public-url <url>]
 
         OPTIONS:
           --host <host>           Address to listen on. (default: 127.0.0.1; env FAILSCOPE_HOST)
@@ -29,6 +30,15 @@ enum ServeCommand: Command {
           --retention-days <n>    Delete runs older than n days at start and then daily, like
                                   'failscope gc' without VACUUM. (default: keep everything;
                                   env FAILSCOPE_RETENTION_DAYS)
+          --webhook <url>         Send events (run.finished, test.flaky, test.broken, test.fixed) to this http or
+                                  https URL; repeat for several. More can be added through the API.
+                                  (env FAILSCOPE_WEBHOOKS, comma-separated)
+          --webhook-secret <secret>
+                                  The key of the X-Failscope-Signature HMAC of --webhook deliveries; required
+                                  with --webhook. Prefer the environment: arguments show in ps.
+                                  (env FAILSCOPE_WEBHOOK_SECRET)
+          --public-url <url>      The dashboard's address as webhook receivers reach it, for the links in
+                                  events. (default: http://<host>:<port>/; env FAILSCOPE_PUBLIC_URL)
 
           Migrations are applied at start; a database that cannot be trusted stops the service (exit 1),
           one that cannot be reached too (exit 69).
@@ -71,6 +81,30 @@ enum ServeCommand: Command {
             }
             retentionDays = days
         }
+        var webhooks = arguments.options("webhook")
+        if webhooks.isEmpty, let list = environment["FAILSCOPE_WEBHOOKS"] {
+            webhooks = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        let webhookSecret =
+            arguments.option("webhook-secret")
+            ?? environment["FAILSCOPE_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        for url in webhooks {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+                !(parsed.host ?? "").isEmpty
+            else { throw UsageError("--webhook must be an http or https URL, got \"\(RunsCommand.clean(url))\"") }
+        }
+        if !webhooks.isEmpty && webhookSecret == nil {
+            throw UsageError("--webhook needs --webhook-secret or FAILSCOPE_WEBHOOK_SECRET (the signature's key)")
+        }
+        let publicURLOption = arguments.option("public-url") ?? environment["FAILSCOPE_PUBLIC_URL"]
+        if let publicURLOption {
+            guard let parsed = URL(string: publicURLOption),
+                ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), !(parsed.host ?? "").isEmpty
+            else {
+                throw UsageError(
+                    "--public-url must be an http or https URL, got \"\(RunsCommand.clean(publicURLOption))\"")
+            }
+        }
         try arguments.checkAllConsumed()
 
         let web: URL?
@@ -79,12 +113,15 @@ enum ServeCommand: Command {
         } catch {
             throw UsageError("--web: no folder at \(webOption ?? "")")
         }
+        let listenHost = host.contains(":") ? "[\(host)]" : host
         let server: FailscopeServer
         do {
             server = try FailscopeServer(
                 dataDirectory: data, database: database, host: host, port: port, threadCount: threads,
                 connectionsPerAddress: connectionsPerAddress,
-                configuration: ServiceConfiguration(uploadTokens: uploadTokens, readToken: readToken, webDirectory: web)
+                configuration: ServiceConfiguration(
+                    uploadTokens: uploadTokens, readToken: readToken, webDirectory: web,
+                    webhooks: WebhookSettings(urls: webhooks, secret: webhookSecret, publicURL: publicURLOption))
             )
         } catch {
             throw CommandError(store: error, "cannot start: ")
@@ -92,7 +129,7 @@ enum ServeCommand: Command {
         let signals = server.installSignalHandlers { number in
             printError("failscope serve: signal \(number), finishing in-flight requests")
         }
-        printError("failscope serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
+        printError("failscope serve: listening on http://\(listenHost):\(server.port)")
         printError(
             "failscope serve: data \(data.standardizedFileURL.path), database "
                 + "\(database ?? .sqlite(in: data.standardizedFileURL)), dashboard \(web?.path ?? "(none)")"
@@ -104,6 +141,10 @@ enum ServeCommand: Command {
         }
         let sweep = retentionDays.map { days in
             server.startRetentionSweep(keepDays: days) { printError("failscope serve: \($0)") }
+        }
+        if !webhooks.isEmpty {
+            let links = publicURLOption ?? "http://\(listenHost):\(server.port)/"
+            printError("failscope serve: \(webhooks.count) configured webhook(s); events link to \(links)")
         }
         if uploadTokens.isEmpty {
             printError("failscope serve: no upload token configured: uploads will be refused (--upload-token)")
