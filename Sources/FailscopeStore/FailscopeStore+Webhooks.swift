@@ -83,11 +83,12 @@ extension FailscopeStore {
         }
     }
 
-    /// Creates a webhook through the API; returns it.
+    /// Creates a webhook through the API, or, when one created through the API has the same URL, gives it the new
+    /// secret (so a CI step may register its receiver on every run); returns it and whether it is new.
     ///
     /// - Throws: `StoreError.invalid` for a URL that is not `http`/`https` or a secret shorter than
     ///   ``WebhookCreate/minimumSecretLength`` bytes, `.busy` / `.unavailable` / `.storageFull`.
-    public func createWebhook(_ create: WebhookCreate, now: Date = Date()) throws -> Webhook {
+    public func createWebhook(_ create: WebhookCreate, now: Date = Date()) throws -> (webhook: Webhook, created: Bool) {
         try Self.checkWebhookURL(create.url)
         guard create.secret.utf8.count >= WebhookCreate.minimumSecretLength else {
             throw StoreError.invalid("secret must be at least \(WebhookCreate.minimumSecretLength) bytes")
@@ -95,13 +96,27 @@ extension FailscopeStore {
         guard create.secret.utf8.count <= Limits.textFieldBytes else {
             throw StoreError.invalid("secret must be at most \(Limits.textFieldBytes) bytes")
         }
-        let id = "wh-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-        try write { db in
-            try db.run(
-                "INSERT INTO webhooks (id, url, secret, source, created_at) VALUES (?, ?, ?, 'api', ?)",
-                [id, create.url, create.secret, Timestamp.milliseconds(now)])
+        let newID = "wh-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
+        let nowMs = Timestamp.milliseconds(now)
+        let (id, created) = try write { db in
+            try db.transaction { () throws -> (String, Bool) in
+                if let existing = try db.queryFirst(
+                    "SELECT id FROM webhooks WHERE url = ? AND source = 'api' ORDER BY created_at, id", [create.url],
+                    row: { $0.string(0) })
+                {
+                    try db.run("UPDATE webhooks SET secret = ? WHERE id = ?", [create.secret, existing])
+                    return (existing, false)
+                }
+                try db.run(
+                    "INSERT INTO webhooks (id, url, secret, source, created_at) VALUES (?, ?, ?, 'api', ?)",
+                    [newID, create.url, create.secret, nowMs])
+                return (newID, true)
+            }
         }
-        return Webhook(id: id, url: create.url, source: .api, createdAt: Timestamp.date(Timestamp.milliseconds(now)))
+        guard let webhook = try webhooks().webhooks.first(where: { $0.id == id }) else {
+            throw StoreError.notFound(kind: "webhook", id: id)
+        }
+        return (webhook, created)
     }
 
     /// Deletes a webhook created through the API, with its deliveries.

@@ -86,7 +86,13 @@ final class WebhookStoreTests: XCTestCase {
     /// A webhook gets a test's events one at a time: the newer event waits while the older is pending, and a claim
     /// holds its rows until its lease ends, whoever else asks.
     func testClaimsKeepEachTestsOrderAndAreExclusiveUntilTheLeaseEnds() throws {
-        let webhook = try store.createWebhook(WebhookCreate(url: "http://127.0.0.1:9/hook", secret: "0123456789abcdef"))
+        let (webhook, created) = try store.createWebhook(
+            WebhookCreate(url: "http://127.0.0.1:9/hook", secret: "0123456789abcdef"))
+        XCTAssertTrue(created)
+        XCTAssertEqual(
+            try store.createWebhook(WebhookCreate(url: "http://127.0.0.1:9/hook", secret: "fedcba9876543210")).webhook
+                .id,
+            webhook.id, "the same URL again is the same webhook")
         _ = try finishRun(1, commit: "c1", ["testPay": true])
         _ = try finishRun(2, commit: "c1", ["testPay": false])  // a contradiction on c1: flaky
         _ = try finishRun(3, commit: "c3", ["testPay": false])

@@ -20,7 +20,7 @@ public struct WebhookSettings: Sendable {
     public var maximumAttempts: Int
     /// Backoff after failed attempt n: `min(maximumDelay, initialDelay × 2^(n−1))` seconds, of which a random half is
     /// taken off ("equal jitter"), so receivers that came back are not hit by every sender at once. Defaults 10 s and
-    /// 1 h: the eight attempts spread over about 40 minutes.
+    /// 1 h: the seven waits between eight attempts add up to at most 1,270 s (about 21 minutes).
     public var initialDelaySeconds: Double
     public var maximumDelaySeconds: Double
     /// Seconds the worker sleeps when it has nothing to do (a finish wakes it at once). Default 1.

@@ -4,7 +4,8 @@ import Foundation
 import HTTPRouting
 
 /// `GET|POST /api/v1/webhooks`, `DELETE /api/v1/webhooks/{webhookId}` and `GET /api/v1/webhooks/{webhookId}/deliveries`:
-/// the webhooks and their delivery log (README.md, "Webhooks"). No answer carries a secret.
+/// the webhooks and their delivery log (README.md, "Webhooks"). No answer carries a secret. Creating one whose URL an
+/// API webhook already has updates that one's secret (200 instead of 201).
 struct WebhookRoutes: Sendable {
     let store: FailscopeStore
 
@@ -14,7 +15,8 @@ struct WebhookRoutes: Sendable {
 
     func create(_ request: Request) throws -> Response {
         let create = try request.decodeJSON(WebhookCreate.self, using: WireCoding.decoder())
-        return try APIResponse.json(try ServiceError.wrapping { try store.createWebhook(create) }, status: .created)
+        let outcome = try ServiceError.wrapping { try store.createWebhook(create) }
+        return try APIResponse.json(outcome.webhook, status: outcome.created ? .created : .ok)
     }
 
     func delete(_ request: Request) throws -> Response {
