@@ -74,9 +74,15 @@ final class ServeProcess: @unchecked Sendable {
         throw XCTSkip("the failscope binary is not built next to the tests (run swift build --build-tests)")
     }
 
-    init(data: URL, token: String) throws {
+    /// Starts `failscope serve` on `data` with `token`, `arguments` after the usual ones, and `environment` added to
+    /// this process's.
+    init(data: URL, token: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = try Self.binary()
-        process.arguments = ["serve", "--port", "0", "--data", data.path, "--upload-token", token, "--threads", "4"]
+        process.arguments =
+            ["serve", "--port", "0", "--data", data.path, "--upload-token", token, "--threads", "4"] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardError = errorPipe
         process.standardOutput = FileHandle.nullDevice
         errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in

@@ -295,6 +295,51 @@ final class WebhookDeliveryTests: XCTestCase {
         XCTAssertEqual(Set(receiver.requests.compactMap { $0.headers["X-Failscope-Event-Id"] }), [logged[0].eventId])
     }
 
+    /// `failscope serve --webhook URL` with the secret in `FAILSCOPE_WEBHOOK_SECRET` signs with it and links to
+    /// `--public-url`; the secret is never printed. Without a secret, or with a URL that is not http, it refuses to
+    /// start (64).
+    func testServeDeliversToItsConfiguredWebhook() throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let server = try ServeProcess(
+            data: temporaryData(), token: uploadToken,
+            arguments: ["--webhook", receiver.url, "--public-url", "https://failscope.example"],
+            environment: ["FAILSCOPE_WEBHOOK_SECRET": secret])
+        let client = LiveClient(base: "http://127.0.0.1:\(server.port)", token: uploadToken)
+        try upload(client, "cli", commit: "c1", minute: 1, [("testPay", false)])
+        waitFor("the run announced once its finishes settled") { receiver.requests.first?.status == 200 }
+        let request = try XCTUnwrap(receiver.requests.first)
+        XCTAssertEqual(request.event?.run.url, "https://failscope.example/#/runs/cli")
+        XCTAssertEqual(request.event?.run.status, .failed)
+        XCTAssertEqual(
+            request.headers["X-Failscope-Signature"],
+            independentSignature(key: Array(secret.utf8), message: request.body))
+        XCTAssertEqual(server.stop(signal: SIGTERM), 0)
+        XCTAssertTrue(server.output.contains("1 configured webhook(s); events link to https://failscope.example/"))
+        XCTAssertFalse(server.output.contains(secret))
+        XCTAssertFalse(server.output.contains(receiver.url), "a webhook URL may be a credential")
+
+        for (arguments, message) in [
+            (["--webhook", receiver.url], "--webhook needs --webhook-secret"),
+            (
+                ["--webhook", "ftp://hooks.example/x", "--webhook-secret", secret],
+                "--webhook must be an http or https URL"
+            ),
+        ] {
+            let process = Process()
+            process.executableURL = try ServeProcess.binary()
+            process.arguments = ["serve", "--port", "0", "--data", temporaryData().path] + arguments
+            process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "FAILSCOPE_WEBHOOK_SECRET" }
+            let error = Pipe()
+            process.standardError = error
+            try process.run()
+            let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 64, text)
+            XCTAssertTrue(text.contains(message), text)
+        }
+    }
+
     /// The webhook routes need the upload token and refuse bad input with the documented errors.
     func testTheWebhookRoutesNeedTheUploadTokenAndRefuseBadInput() async throws {
         let service = try TestService(readToken: readToken)

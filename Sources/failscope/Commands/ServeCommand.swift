@@ -143,7 +143,7 @@ enum ServeCommand: Command {
             server.startRetentionSweep(keepDays: days) { printError("failscope serve: \($0)") }
         }
         if !webhooks.isEmpty {
-            let links = publicURLOption ?? "http://\(listenHost):\(server.port)/"
+            let links = WebhookSettings(publicURL: publicURLOption).publicURL ?? "http://\(listenHost):\(server.port)/"
             printError("failscope serve: \(webhooks.count) configured webhook(s); events link to \(links)")
         }
         if uploadTokens.isEmpty {
