@@ -406,6 +406,18 @@ extension FailscopeStore {
         }
     }
 
+    /// Deletes the deliveries delivered or given up before `before` (the log keeps the newer ones and every pending
+    /// one); returns how many.
+    @discardableResult
+    public func pruneWebhookDeliveries(finishedBefore before: Date) throws -> Int {
+        try write { db in
+            try db.run(
+                "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < ?",
+                [Timestamp.milliseconds(before)])
+            return db.changes
+        }
+    }
+
     // MARK: Rules
 
     /// The id of the configured webhook for `url`: the same at every start.

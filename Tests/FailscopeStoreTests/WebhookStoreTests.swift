@@ -137,6 +137,9 @@ final class WebhookStoreTests: XCTestCase {
         XCTAssertEqual(delivered.lastStatusCode, 204)
         XCTAssertNil(delivered.lastError)
         XCTAssertEqual(log.deliveries.map(\.id), log.deliveries.map(\.id).sorted(by: >), "newest first")
+        XCTAssertEqual(try store.pruneWebhookDeliveries(finishedBefore: now), 0, "finished at `now`: kept")
+        XCTAssertEqual(try store.pruneWebhookDeliveries(finishedBefore: now.addingTimeInterval(1)), 1)
+        XCTAssertEqual(try store.webhookDeliveries(webhook.id)?.deliveries.count, log.deliveries.count - 1)
     }
 
     /// A finish that arrives while its run is being evaluated leaves the run to be evaluated again; configured webhooks

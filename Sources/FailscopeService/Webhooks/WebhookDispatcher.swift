@@ -16,7 +16,8 @@ import Synchronization
 /// ``WebhookSettings/concurrentDeliveries`` at a time, each within ``WebhookSettings/timeoutSeconds``; a slow or failing
 /// receiver holds only its own delivery. A failed attempt is retried with exponential backoff and jitter
 /// (``WebhookSettings/retryDelay(afterAttempt:jitter:)``) up to ``WebhookSettings/maximumAttempts``, then marked
-/// `failed`. Everything is in the store, so deliveries pending at a stop are sent after the next start; a claim holds
+/// `failed`. Delivered and failed deliveries stay in the log for ``WebhookSettings/keepDeliveryDays``. Everything is
+/// in the store, so deliveries pending at a stop are sent after the next start; a claim holds
 /// a row for the attempt's timeout plus a minute, so another service process on the same database never sends it
 /// at the same time.
 ///
@@ -49,6 +50,8 @@ public final class WebhookDispatcher: Sendable {
         var inFlight: [Int: URLSessionDataTask] = [:]
         /// The last problem logged, so a database that stays busy is logged once, not every poll.
         var lastProblem: String?
+        /// When the delivery log was last pruned.
+        var prunedAt = Date.distantPast
     }
 
     /// A worker over `store`; `log` receives its problems (never a URL's path, a secret or a body).
@@ -142,6 +145,15 @@ public final class WebhookDispatcher: Sendable {
                 _ = try store.evaluateWebhookCheck(
                     runID: check.runID, requestID: check.requestID, owner: checkClaim, now: now
                 ) { draft in try payload.withLock { try $0.body(draft) } }
+            }
+            let prune = state.withLock { state -> Bool in
+                guard now.timeIntervalSince(state.prunedAt) >= 3_600 else { return false }
+                state.prunedAt = now
+                return true
+            }
+            if prune {
+                try store.pruneWebhookDeliveries(
+                    finishedBefore: now.addingTimeInterval(-Double(settings.keepDeliveryDays) * 86_400))
             }
             let free = state.withLock { $0.phase == .running ? settings.concurrentDeliveries - $0.inFlight.count : 0 }
             guard free > 0 else { return }

@@ -27,12 +27,14 @@ public struct WebhookSettings: Sendable {
     public var pollSeconds: Double
     /// Deliveries sent at the same time at most. Default 16.
     public var concurrentDeliveries: Int
+    /// Days the delivery log keeps a delivered or failed delivery (checked hourly). Default 30.
+    public var keepDeliveryDays: Int
 
     public init(
         urls: [String] = [], secret: String? = nil, publicURL: String? = nil,
         settleSeconds: Double = 5, timeoutSeconds: Double = 10, maximumAttempts: Int = 8,
         initialDelaySeconds: Double = 10, maximumDelaySeconds: Double = 3_600, pollSeconds: Double = 1,
-        concurrentDeliveries: Int = 16
+        concurrentDeliveries: Int = 16, keepDeliveryDays: Int = 30
     ) {
         self.urls = urls
         self.secret = secret
@@ -44,6 +46,7 @@ public struct WebhookSettings: Sendable {
         self.maximumDelaySeconds = maximumDelaySeconds
         self.pollSeconds = pollSeconds
         self.concurrentDeliveries = concurrentDeliveries
+        self.keepDeliveryDays = keepDeliveryDays
     }
 
     /// The wait after failed attempt `attempt` (1-based), seconds, with `jitter` in 0...1 (0 waits the full step, 1
