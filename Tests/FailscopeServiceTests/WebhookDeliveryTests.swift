@@ -295,6 +295,37 @@ final class WebhookDeliveryTests: XCTestCase {
         XCTAssertEqual(Set(receiver.requests.compactMap { $0.headers["X-Failscope-Event-Id"] }), [logged[0].eventId])
     }
 
+    /// Two services on one database (as replicas would be) share the outbox: each event is delivered exactly once,
+    /// whichever worker claimed it, though each answer takes long enough (0.3 s) for the other worker to poll
+    /// several times while a delivery is in flight.
+    func testTwoServicesOnOneDatabaseSendEachEventOnce() throws {
+        let receiver = try WebhookReceiver { _, _ in .slow(0.3) }
+        defer { receiver.stop() }
+        let data = temporaryData()
+        let settings = settings(urls: [receiver.url])
+        let first = try startServer(data, settings)
+        defer { first.stop() }
+        let second = try startServer(data, settings)
+        defer { second.stop() }
+        for index in 0..<20 {
+            let server = index.isMultiple(of: 2) ? first : second
+            let client = LiveClient(base: "http://127.0.0.1:\(server.port)", token: uploadToken)
+            try upload(client, "replica-\(index)", commit: "c\(index)", minute: index, [("testPay", true)])
+        }
+        waitFor("20 runs announced") { Set(receiver.requests.compactMap { $0.event?.run.id }).count == 20 }
+        let client = LiveClient(base: "http://127.0.0.1:\(first.port)", token: uploadToken)
+        let webhookID = try XCTUnwrap(
+            try WireCoding.decoder().decode(
+                WebhookList.self, from: XCTUnwrap(client.send("GET", "/api/v1/webhooks")).body
+            )
+            .webhooks.first?.id)
+        waitFor("every delivery logged") {
+            (try? self.deliveries(client, webhookID))?.allSatisfy { $0.status == .delivered } == true
+        }
+        XCTAssertEqual(receiver.requests.count, 20, "no event was sent twice")
+        XCTAssertEqual(try deliveries(client, webhookID).map(\.attempts), Array(repeating: 1, count: 20))
+    }
+
     /// `failscope serve --webhook URL` with the secret in `FAILSCOPE_WEBHOOK_SECRET` signs with it and links to
     /// `--public-url`; the secret is never printed. Without a secret, or with a URL that is not http, it refuses to
     /// start (64).

@@ -21,6 +21,8 @@ final class WebhookReceiver: @unchecked Sendable {
         case status(Int)
         /// Keeps the request unanswered until ``releaseHeld()`` (then 200).
         case hold
+        /// Answers 200 after this many seconds.
+        case slow(Double)
     }
 
     private let lock = NSLock()
@@ -45,6 +47,7 @@ final class WebhookReceiver: @unchecked Sendable {
             var status = 200
             switch answer {
             case .status(let code): status = code
+            case .slow(let seconds): try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
             case .hold:
                 // Waits for the test's release (bounded, so a failing test cannot hang the suite).
                 for _ in 0..<600 where !lock.withLock({ released }) { try await Task.sleep(nanoseconds: 50_000_000) }
