@@ -81,14 +81,16 @@ let package = Package(
         .target(
             name: "SQLiteMigrations", path: "Migrations/sqlite",
             resources: [
-                .embedInCode("0001_baseline.sql"), .embedInCode("0003_webhooks.sql"),
+                .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
+                .embedInCode("0003_webhooks.sql"),
                 .embedInCode("flaky_summaries.sql"),
             ]
         ),
         .target(
             name: "PostgresMigrations", path: "Migrations/postgres",
             resources: [
-                .embedInCode("0001_baseline.sql"), .embedInCode("0003_webhooks.sql"),
+                .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
+                .embedInCode("0003_webhooks.sql"),
                 .embedInCode("flaky_summaries.sql"),
             ]
         ),
@@ -142,7 +144,8 @@ let package = Package(
         ),
         .testTarget(name: "FailscopeModelTests", dependencies: ["FailscopeModel"]),
         .testTarget(
-            name: "FailscopeImportTests", dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient"]),
+            name: "FailscopeImportTests",
+            dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient", "FailscopeTesting"]),
         .testTarget(
             name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPRouting", "FailscopeTesting"]),
@@ -152,9 +155,14 @@ let package = Package(
             dependencies: ["FailscopeService", "FailscopeStore", "FailscopeModel", "FailscopeTesting", "HTTPRouting"]
         ),
         .testTarget(name: "FailscopeClientTests", dependencies: ["FailscopeClient", "FailscopeModel"]),
+        // The CLI's option declarations, help and parser (and the built binary's usage errors).
+        .testTarget(name: "FailscopeCLITests", dependencies: ["failscope", "FailscopeTesting"]),
         .testTarget(
             name: "FailscopeReporterTests",
-            dependencies: ["FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI"]
+            dependencies: [
+                "FailscopeReporter", "FailscopeClient", "FailscopeModel", "ScreenRaster", "SimulatedUI",
+                "FailscopeTesting",
+            ]
         ),
         .testTarget(
             name: "DemoUITests",

@@ -4,6 +4,7 @@ public enum SQLiteMigrations {
     /// Package.swift's resources of this target and appended to this list.
     public static let migrations: [(name: String, sql: String)] = [
         ("0001_baseline", text(PackageResources._001_baseline_sql)),
+        ("0002_quarantine", text(PackageResources._002_quarantine_sql)),
         ("0003_webhooks", text(PackageResources._003_webhooks_sql)),
     ]
 

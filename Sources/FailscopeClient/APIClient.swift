@@ -66,6 +66,18 @@ public struct APIClient: IngestAPI {
         }
     }
 
+    /// `method path` with `body` as JSON (`WireCoding`), and the decoded JSON answer (writes such as the quarantine's).
+    public func send<T: Decodable>(_ type: T.Type, _ method: String, _ path: String, json body: some Encodable)
+        async throws -> T
+    {
+        let (_, data) = try await send(method, path, json: body)
+        do {
+            return try WireCoding.decoder().decode(T.self, from: data)
+        } catch {
+            throw APIClientError.invalidResponse("\(path): \(error)")
+        }
+    }
+
     // MARK: Requests
 
     private func escaped(_ segment: String) -> String {

@@ -193,29 +193,22 @@ struct JUnitExecutions {
                 (results[index].arguments.map { $0 + " " } ?? "") + "#\(outcome.instanceOf[index])"
         }
         var warnings: [String] = []
-        if outcome.parameterized > 0, let example = outcome.examples["parameterized"] {
-            let count = outcome.parameterized
-            warnings.append(
-                "\(count) <testcase> element\(count == 1 ? " repeats" : "s repeat") a parameterized test without its arguments; kept as its cases #1, #2, … in order (first: \(example))"
-            )
+        /// Says how many <testcase> elements repeated a test and what they were read as (with the first example).
+        func say(_ kind: String, _ count: Int, _ reading: (String) -> String) {
+            guard count > 0, let example = outcome.examples[kind] else { return }
+            warnings.append("\(count) <testcase> element\(count == 1 ? " repeats" : "s repeat") " + reading(example))
         }
-        if outcome.afterPass > 0, let example = outcome.examples["afterPass"] {
-            let count = outcome.afterPass
-            warnings.append(
-                "\(count) <testcase> element\(count == 1 ? " repeats" : "s repeat") a test after it passed: kept as distinct executions #1, #2, … (another case or configuration the report does not name; first: \(example))"
-            )
+        say("parameterized", outcome.parameterized) {
+            "a parameterized test without its arguments; kept as its cases #1, #2, … in order (first: \($0))"
         }
-        if outcome.cannotTell > 0, let example = outcome.examples["cannotTell"] {
-            let count = outcome.cannotTell
-            warnings.append(
-                "\(count) <testcase> element\(count == 1 ? " repeats" : "s repeat") a failed test where the report cannot tell a retry from another case or place: kept as distinct executions #1, #2, … (first: \(example))"
-            )
+        say("afterPass", outcome.afterPass) {
+            "a test after it passed: kept as distinct executions #1, #2, … (another case or configuration the report does not name; first: \($0))"
         }
-        if outcome.foldedByCount > 0, let example = outcome.examples["foldedByCount"] {
-            let count = outcome.foldedByCount
-            warnings.append(
-                "\(count) <testcase> element\(count == 1 ? " repeats" : "s repeat") a failed test under a name that could be another case; read as a retry because the suite's tests count says so (first: \(example))"
-            )
+        say("cannotTell", outcome.cannotTell) {
+            "a failed test where the report cannot tell a retry from another case or place: kept as distinct executions #1, #2, … (first: \($0))"
+        }
+        say("foldedByCount", outcome.foldedByCount) {
+            "a failed test under a name that could be another case; read as a retry because the suite's tests count says so (first: \($0))"
         }
         return warnings
     }

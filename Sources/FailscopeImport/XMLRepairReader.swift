@@ -229,24 +229,22 @@ final class XMLRepairReader {
 
     /// Consumes `count` input bytes, copying them to the output.
     private func copy(_ count: Int) {
-        advanceLocation(over: count)
-        if dropping {
-            droppedTextBytes += Int64(count)
-        } else {
-            output.append(contentsOf: input[position..<(position + count)])
-            countText(count)
-        }
-        position += count
-        bytesRead += Int64(count)
+        consume(count, writing: input[position..<(position + count)])
     }
 
     /// Consumes `count` input bytes, writing `replacement` instead.
     private func replace(_ count: Int, with replacement: [UInt8]) {
+        consume(count, writing: replacement)
+    }
+
+    /// Consumes `count` input bytes, writing `bytes` in their place (or, while text is dropped, counting
+    /// them as dropped).
+    private func consume<Bytes: Collection<UInt8>>(_ count: Int, writing bytes: Bytes) {
         advanceLocation(over: count)
         if dropping {
             droppedTextBytes += Int64(count)
         } else {
-            output.append(contentsOf: replacement)
+            output.append(contentsOf: bytes)
             countText(count)
         }
         position += count
@@ -443,18 +441,10 @@ final class XMLRepairReader {
             if !dropping { text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<consumed])) }
         }
         guard consumed > 0 else { return false }
-        advanceLocation(over: consumed)
-        if dropping {
-            droppedTextBytes += Int64(consumed)
-        } else {
-            output.append(contentsOf: text)
-            countText(consumed)
-        }
+        consume(consumed, writing: text)
         repairs.lessThans += lessThans
         repairs.ampersands += ampersands
         repairs.controlCharacters += controlCharacters
-        position += consumed
-        bytesRead += Int64(consumed)
         return true
     }
 
@@ -598,15 +588,20 @@ final class XMLRepairReader {
             }
         case UInt8(ascii: "&"): stepAmpersand()
         default:
-            if Self.isForbiddenControl(byte) {
-                stepControl(byte)
-            } else {
-                // Copy a run of ordinary bytes at once.
-                let length = runLength(limit: runLimit(ensure(4096))) { next in
-                    (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || Self.isForbiddenControl(next)
-                }
-                copy(length)
+            copyRun(from: byte, limit: runLimit(ensure(4096))) { next in
+                (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || Self.isForbiddenControl(next)
             }
+        }
+    }
+
+    /// Steps over `byte` when it is a forbidden control character; otherwise copies the run of bytes from
+    /// it (at most `limit`) up to one that `stop` flags.
+    @inline(__always)
+    private func copyRun(from byte: UInt8, limit: @autoclosure () -> Int, until stop: (UInt8) -> Bool) {
+        if Self.isForbiddenControl(byte) {
+            stepControl(byte)
+        } else {
+            copy(runLength(limit: limit(), stop: stop))
         }
     }
 
@@ -732,16 +727,10 @@ final class XMLRepairReader {
             pendingName = ""
             state = .content
         default:
-            if Self.isForbiddenControl(byte) {
-                stepControl(byte)
-            } else {
-                copy(
-                    runLength(limit: ensure(1024)) { next in
-                        (next == UInt8(ascii: ">")) || (next == UInt8(ascii: "/")) || (next == UInt8(ascii: "="))
-                            || (next == UInt8(ascii: "\"")) || (next == UInt8(ascii: "'"))
-                            || (next == UInt8(ascii: "<"))
-                            || Self.isForbiddenControl(next)
-                    })
+            copyRun(from: byte, limit: ensure(1024)) { next in
+                (next == UInt8(ascii: ">")) || (next == UInt8(ascii: "/")) || (next == UInt8(ascii: "="))
+                    || (next == UInt8(ascii: "\"")) || (next == UInt8(ascii: "'")) || (next == UInt8(ascii: "<"))
+                    || Self.isForbiddenControl(next)
             }
         }
     }
@@ -765,13 +754,8 @@ final class XMLRepairReader {
             replace(1, with: Array("&#10;".utf8))
         case 0x0D: replace(1, with: Array("&#13;".utf8))
         default:
-            if Self.isForbiddenControl(byte) {
-                stepControl(byte)
-            } else {
-                copy(
-                    runLength(limit: ensure(1024)) { next in
-                        (next == quote) || (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || next < 0x20
-                    })
+            copyRun(from: byte, limit: ensure(1024)) { next in
+                (next == quote) || (next == UInt8(ascii: "<")) || (next == UInt8(ascii: "&")) || next < 0x20
             }
         }
     }

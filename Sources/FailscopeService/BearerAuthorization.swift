@@ -1,3 +1,4 @@
+import FailscopeModel
 import Foundation
 import HTTPServer
 
@@ -6,10 +7,30 @@ import HTTPServer
 struct BearerAuthorization: Sendable {
     let uploadTokens: [[UInt8]]
     let readToken: [UInt8]?
+    /// The token that may change the quarantine without being an upload token.
+    let adminToken: [UInt8]?
 
-    init(uploadTokens: [String], readToken: String?) {
+    init(uploadTokens: [String], readToken: String?, adminToken: String? = nil) {
         self.uploadTokens = uploadTokens.filter { !$0.isEmpty }.map { Array($0.utf8) }
         self.readToken = readToken.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+        self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+    }
+
+    /// The role of the request's token for an administrative request (a quarantine change, the webhooks): `admin` for
+    /// the admin token, `upload` for an upload token. Throws 401 for any other token or none.
+    func requireAdministration(_ request: Request) throws -> QuarantineEntry.Change.Role {
+        guard !uploadTokens.isEmpty || adminToken != nil else {
+            throw ServiceError(
+                .unauthorized, code: "writes_disabled",
+                message: "This server has no upload or admin token configured (--upload-token, --admin-token).")
+        }
+        let presented = try Self.bearer(request)
+        // Both comparisons always run: the time does not say which kind of token matched.
+        let isAdmin = adminToken.map { Self.anyMatches(presented, [$0]) } ?? false
+        let isUpload = Self.anyMatches(presented, uploadTokens)
+        if isAdmin { return .admin }
+        if isUpload { return .upload }
+        throw ServiceError.invalidToken
     }
 
     /// Throws 401 unless the request carries one of the upload tokens.
@@ -23,11 +44,13 @@ struct BearerAuthorization: Sendable {
         guard Self.anyMatches(presented, uploadTokens) else { throw ServiceError.invalidToken }
     }
 
-    /// Throws 401 when a read token is configured and the request carries neither it nor an upload token.
+    /// Throws 401 when a read token is configured and the request carries neither it nor an upload or admin token.
     func requireRead(_ request: Request) throws {
         guard let readToken else { return }
         let presented = try Self.bearer(request)
-        guard Self.anyMatches(presented, uploadTokens + [readToken]) else { throw ServiceError.invalidToken }
+        guard Self.anyMatches(presented, uploadTokens + [readToken] + (adminToken.map { [$0] } ?? [])) else {
+            throw ServiceError.invalidToken
+        }
     }
 
     static func bearer(_ request: Request) throws -> [UInt8] {

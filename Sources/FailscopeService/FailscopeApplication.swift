@@ -11,7 +11,9 @@ import HTTPRouting
 /// `/api/v1/openapi.json`; ingest `PUT /api/v1/runs/{runId}`, `POST /api/v1/runs/{runId}/results`,
 /// `POST /api/v1/runs/{runId}/finish`; artifacts `PUT|GET|HEAD /api/v1/artifacts/{sha256}` and
 /// `GET /artifacts/{sha256}.png|.json`; reads `GET /api/v1/runs`, `/api/v1/runs/{runId}`,
-/// `/api/v1/results/{resultId}`, `/api/v1/tests/{testId}/history`; flaky `GET /api/v1/pages`, `/api/v1/flaky`; the
+/// `/api/v1/results/{resultId}`, `/api/v1/tests/{testId}/history`; flaky `GET /api/v1/pages`, `/api/v1/flaky`;
+/// quarantine `GET|POST /api/v1/quarantine`, `GET|PUT /api/v1/quarantine/{entryId}`,
+/// `POST /api/v1/quarantine/{entryId}/lift` (writes behind an upload or the admin token); the
 /// dashboard (`Web/`) at `/` with a strict CSP (``DashboardAssets``) and Chart.js at `/vendor/chart.js`. Writes are
 /// one route group behind the upload token, API reads one behind the read token (``BearerAuthorization``). Errors
 /// are always `{"error":{"code","message"}}`.
@@ -29,7 +31,8 @@ public struct FailscopeApplication: Sendable {
         // Authorization is one head middleware per group of routes, decided from the request head before any body
         // byte is read (an unauthorized upload is answered 401 and its connection closed).
         let authorization = BearerAuthorization(
-            uploadTokens: configuration.uploadTokens, readToken: configuration.readToken)
+            uploadTokens: configuration.uploadTokens, readToken: configuration.readToken,
+            adminToken: configuration.adminToken)
 
         let operations = OperationsRoutes(store: store, metrics: metrics)
         router.get("/healthz", operations.health)
@@ -48,9 +51,10 @@ public struct FailscopeApplication: Sendable {
             uploads.put("/api/v1/artifacts/{sha256}", maxBodyBytes: configuration.maxArtifactBytes, artifacts.put)
         }
 
-        // Webhooks name receivers whose URLs may carry credentials (Slack's do): reading them needs a write token too.
+        // Webhooks name receivers whose URLs may carry credentials (Slack's do): reading them needs the admin or an
+        // upload token too.
         let webhookRoutes = WebhookRoutes(store: store)
-        router.group({ try authorization.requireUpload($0) }) { admins in
+        router.group({ _ = try authorization.requireAdministration($0) }) { admins in
             admins.get("/api/v1/webhooks", webhookRoutes.list)
             admins.post("/api/v1/webhooks", maxBodyBytes: configuration.maxRunBodyBytes, webhookRoutes.create)
             admins.delete("/api/v1/webhooks/{webhookId}", webhookRoutes.delete)
@@ -69,6 +73,18 @@ public struct FailscopeApplication: Sendable {
             readers.get("/api/v1/tests/{testId}/history", reads.testHistory)
             readers.get("/api/v1/pages", flaky.pages)
             readers.get("/api/v1/flaky", flaky.flaky)
+        }
+
+        let quarantine = QuarantineRoutes(store: store, authorization: authorization)
+        router.group({ _ = try authorization.requireAdministration($0) }) { writers in
+            writers.post("/api/v1/quarantine", maxBodyBytes: QuarantineRoutes.maxBodyBytes, quarantine.add)
+            writers.put("/api/v1/quarantine/{entryId}", maxBodyBytes: QuarantineRoutes.maxBodyBytes, quarantine.edit)
+            writers.post(
+                "/api/v1/quarantine/{entryId}/lift", maxBodyBytes: QuarantineRoutes.maxBodyBytes, quarantine.lift)
+        }
+        router.group({ try authorization.requireRead($0) }) { readers in
+            readers.get("/api/v1/quarantine", quarantine.list)
+            readers.get("/api/v1/quarantine/{entryId}", quarantine.entry)
         }
 
         let memory = configuration.artifactMemoryBytes

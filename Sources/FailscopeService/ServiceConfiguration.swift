@@ -6,10 +6,12 @@ import HTTPServer
 ///
 /// Tokens: writes (`PUT`/`POST` under `/api/v1`) need `Authorization: Bearer <one of uploadTokens>`; with no
 /// upload token configured every write is refused (401), never silently open. Reads under `/api/v1` are
-/// open unless `readToken` is set; then they need it (an upload token is accepted too).
+/// open unless `readToken` is set; then they need it (an upload token is accepted too). Quarantine changes need an
+/// upload token or `adminToken` (a token that may change the quarantine but not upload).
 public struct ServiceConfiguration: Sendable {
     public var uploadTokens: [String]
     public var readToken: String?
+    public var adminToken: String?
     /// The dashboard folder served at `/`; `nil` serves a one-line notice instead.
     public var webDirectory: URL?
     /// Largest request bodies, bytes.
@@ -27,7 +29,7 @@ public struct ServiceConfiguration: Sendable {
     public var webhookLog: @Sendable (String) -> Void
 
     public init(
-        uploadTokens: [String] = [], readToken: String? = nil, webDirectory: URL? = nil,
+        uploadTokens: [String] = [], readToken: String? = nil, adminToken: String? = nil, webDirectory: URL? = nil,
         maxRunBodyBytes: Int = 64 << 10, maxBatchBodyBytes: Int = 32 << 20, maxArtifactBytes: Int = 32 << 20,
         accessLog: any AccessLog = StandardErrorAccessLog(), artifactMemoryBytes: Int = 64 << 20,
         webhooks: WebhookSettings = WebhookSettings(),
@@ -37,6 +39,7 @@ public struct ServiceConfiguration: Sendable {
     ) {
         self.uploadTokens = uploadTokens
         self.readToken = readToken
+        self.adminToken = adminToken
         self.webDirectory = webDirectory
         self.maxRunBodyBytes = maxRunBodyBytes
         self.maxBatchBodyBytes = maxBatchBodyBytes

@@ -97,9 +97,9 @@ extension FailscopeStore {
                     """, [resultID],
                     row: {
                         (
-                            summary: try Self.resultSummary(from: $0), skipReason: $0.optionalString(16),
-                            systemOut: $0.optionalString(17), systemErr: $0.optionalString(18),
-                            project: $0.string(19), ranAt: $0.int64(20)
+                            summary: try Self.resultSummary(from: $0), skipReason: $0.optionalString(17),
+                            systemOut: $0.optionalString(18), systemErr: $0.optionalString(19),
+                            project: $0.string(20), ranAt: $0.int64(21)
                         )
                     }),
                 let run = try db.queryFirst(
@@ -188,14 +188,16 @@ extension FailscopeStore {
                 """, values + [limit + 1]
             ) {
                 TestHistory.Entry(
-                    result: try Self.resultSummary(from: $0), branch: $0.optionalString(16),
-                    commit: $0.optionalString(17), ranAt: Timestamp.date($0.int64(18)))
+                    result: try Self.resultSummary(from: $0), branch: $0.optionalString(17),
+                    commit: $0.optionalString(18), ranAt: Timestamp.date($0.int64(19)))
             }
             var next: String?
             if entries.count > limit {
                 entries.removeLast()
                 let last = entries[entries.count - 1]
-                next = Cursor(list: .history, time: Timestamp.milliseconds(last.ranAt), key: String(last.result.id)).encoded
+                next =
+                    Cursor(list: .history, time: Timestamp.milliseconds(last.ranAt), key: String(last.result.id))
+                    .encoded
             }
             return TestHistory(test: test, entries: entries, nextCursor: next)
         }
@@ -245,7 +247,7 @@ extension FailscopeStore {
     static let runColumns = """
         id, project, branch, commit_sha, device, os_version, ci_provider, ci_build_url, ci_job, source, started_at,
         finished_at, status, result_count, passed_count, failed_count, error_count, skipped_count,
-        expected_failure_count, failing_test_count
+        expected_failure_count, failing_test_count, \(forgivenFailingTestsColumn)
         """
 
     static func runSummary(from row: Statement) throws -> RunSummary {
@@ -257,17 +259,18 @@ extension FailscopeStore {
             finishedAt: row.isNull(11) ? nil : Timestamp.date(row.int64(11)))
         let counts = ResultCounts(
             total: row.int(13), passed: row.int(14), failed: row.int(15), error: row.int(16), skipped: row.int(17),
-            expectedFailure: row.int(18), failingTests: row.int(19))
+            expectedFailure: row.int(18), failingTests: row.int(19), quarantinedFailingTests: row.int(20))
         return RunSummary(run: run, status: RunStatus(rawValue: row.string(12)) ?? .incomplete, counts: counts)
     }
 
-    /// 16 columns (0...15); `r` is results, `t` tests.
+    /// 17 columns (0...16); `r` is results, `t` tests.
     static let resultColumns = """
         r.id, r.run_id, r.test_id, t.suite, t.name, t.arguments, r.device, r.attempt, r.status, r.started_at,
         r.duration, r.page, r.call_site_file, r.call_site_line,
         (SELECT f.message FROM failures f WHERE f.result_id = r.id ORDER BY f.position LIMIT 1) AS message,
         (SELECT a.sha256 FROM result_artifacts a WHERE a.result_id = r.id AND a.kind = 'screenshot'
-            ORDER BY a.position LIMIT 1) AS screenshot
+            ORDER BY a.position LIMIT 1) AS screenshot,
+        \(quarantinedResultColumn) AS quarantined
         """
 
     static func resultSummary(from row: Statement) throws -> ResultSummary {
@@ -277,7 +280,7 @@ extension FailscopeStore {
             attempt: row.int(7), status: TestStatus(rawValue: row.string(8)) ?? .error,
             startedAt: row.isNull(9) ? nil : Timestamp.date(row.int64(9)), duration: row.optionalDouble(10),
             page: row.optionalString(11), callSite: location(row, 12), message: row.optionalString(14),
-            screenshot: row.optionalString(15))
+            screenshot: row.optionalString(15), quarantined: row.int(16) != 0)
     }
 
     static func location(_ row: Statement, _ index: Int) -> SourceLocation? {

@@ -37,9 +37,15 @@ extension FailscopeStore {
         ("result_pages", "result_id, position, page"),
         ("artifacts", "sha256, kind, byte_count, width, height, stored_at"),
         ("result_artifacts", "result_id, position, sha256, kind, byte_count, width, height"),
+        (
+            "quarantine_entries",
+            "id, project, suite, name, arguments, page, device, owner, reason, expires_at, created_at, lifted_at, ends_at"
+        ),
+        ("quarantine_changes", "id, entry_id, action, role, actor, why, changed_at"),
     ]
 
-    /// Carries a whole SQLite store's rows (runs, tests, results and their details, artifact references)
+    /// Carries a whole SQLite store's rows (runs, tests, results and their details, artifact references, the
+    /// quarantine and its audit log)
     /// into a migrated PostgreSQL database, then computes its flaky summaries there and moves its key
     /// sequences past the copied keys. Idempotent and resumable: a row the target already has (by its
     /// primary key) is left alone, so running it again after an interruption finishes the copy. The
@@ -101,7 +107,9 @@ extension FailscopeStore {
         }
         try database.pool.transaction { connection in
             // New rows get keys after the copied ones.
-            for (table, column) in [("results", "id"), ("tests", "key")] {
+            for (table, column) in [
+                ("results", "id"), ("tests", "key"), ("quarantine_entries", "id"), ("quarantine_changes", "id"),
+            ] {
                 try connection.query(
                     """
                     SELECT setval(pg_get_serial_sequence('\(table)', '\(column)'), coalesce(max(\(column)), 0) + 1, false)

@@ -15,3 +15,24 @@ public enum ElementStyle: String, Codable, Sendable, Hashable {
     case caption
     case error
 }
+
+extension ElementStyle {
+    /// The type size in points (before the renderer's `TextMetrics.fontScale`).
+    public var pointSize: Double {
+        switch self {
+        case .largeTitle: 34
+        case .title: 28
+        case .headline, .body, .plain, .filled, .destructive: 17
+        case .secondary, .error: 15
+        case .caption: 12
+        }
+    }
+
+    /// Whether the text is drawn in the bold face (DejaVu Sans has no semibold: headlines use bold).
+    public var isBold: Bool {
+        switch self {
+        case .largeTitle, .title, .headline, .filled: true
+        case .plain, .destructive, .body, .secondary, .caption, .error: false
+        }
+    }
+}

@@ -312,26 +312,17 @@ struct ScreenLayout {
         return min(max(0, scrollOffsets[container.key] ?? 0), maximum)
     }
 
-    // MARK: Text metrics (an estimate: the renderer measures real glyphs)
+    // MARK: Text metrics (the fonts' advance widths: TextMetrics; the renderer measures real glyphs)
 
-    static func fontSize(_ style: ElementStyle) -> Double {
-        switch style {
-        case .largeTitle: 34
-        case .title: 28
-        case .headline, .body, .plain, .filled, .destructive: 17
-        case .secondary, .error: 15
-        case .caption: 13
-        }
-    }
-
-    /// DejaVu Sans averages 0.56 em a character, its bold 0.62 em.
+    /// The width the renderer will draw `text` at in `style` on this device (`TextMetrics`), whole points
+    /// rounded up.
     private func textWidth(_ text: String, style: ElementStyle) -> Double {
-        let bold: Set<ElementStyle> = [.largeTitle, .title, .headline, .filled]
-        return (Double(text.count) * Self.fontSize(style) * (bold.contains(style) ? 0.62 : 0.56)).rounded(.up)
+        let scale = Double(device.scale)
+        return TextMetrics.width(of: text, pointSize: style.pointSize, bold: style.isBold, scale: scale).rounded(.up)
     }
 
     private func textHeight(_ text: String, style: ElementStyle, width: Double) -> Double {
-        let lineHeight = (Self.fontSize(style) * 1.3).rounded()
+        let lineHeight = (style.pointSize * 1.3).rounded()
         let lines = max(1, (textWidth(text, style: style) / width).rounded(.up))
         return lines * lineHeight
     }

@@ -802,6 +802,77 @@ def views_read_the_api_without_probing_its_document(ctx):
             check('openapi.json' not in text or name == 'shapes.js', '%s reads the OpenAPI document' % name)
 
 
+# MARK: Quarantine
+
+
+@test
+def quarantine_view_shows_entries_as_text_with_their_audit_log_and_lift_command(ctx):
+    entries = ctx.api.get('/api/v1/quarantine?project=quarantine')['entries']
+    equal(len(entries), 1, 'the seeded entry (sanity)')
+    entry = entries[0]
+    ctx.open('#/quarantine', 'quarantine')
+    row = ctx.driver.find_element(By.CSS_SELECTOR, 'tr.quarantine-row[data-entry-id="%d"]' % entry['id'])
+    equal(row.find_element(By.CSS_SELECTOR, '.reason').get_attribute('textContent'), seed.HOSTILE_REASON, 'reason as text')
+    equal(row.find_element(By.CSS_SELECTOR, '.owner').get_attribute('textContent'), 'ana <ana@example.com>', 'owner')
+    equal(row.find_element(By.CSS_SELECTOR, '.test-name').text, 'testTotal', 'test')
+    check(entry['expires'] in row.text, 'expiry %s in %r' % (entry['expires'], row.text))
+    row.find_element(By.CSS_SELECTOR, '.audit-log summary').click()
+    wait_until(lambda: row.find_element(By.CSS_SELECTOR, '.audit-log li').is_displayed(), message='the audit log')
+    log = row.find_element(By.CSS_SELECTOR, '.audit-log li').text
+    check('added' in log and 'browser-tests (upload token)' in log, 'who and what in %r' % log)
+    row.find_element(By.CSS_SELECTOR, '.lift-command summary').click()
+    command = wait_until(lambda: row.find_element(By.CSS_SELECTOR, '.lift-command .command-text').text,
+                         message='the lift command')
+    equal(command, "failscope quarantine remove --id %d --reason 'REASON'" % entry['id'], 'lift command')
+    row.find_element(By.CSS_SELECTOR, '.edit-command summary').click()
+    edit = wait_until(lambda: row.find_element(By.CSS_SELECTOR, '.edit-command .command-text').text,
+                      message='the edit command')
+    quoted = "'" + seed.HOSTILE_REASON.replace("'", "'\\''") + "'"
+    equal(edit, "failscope quarantine edit --id %d --owner 'ana <ana@example.com>' --reason %s --expires %s --why 'WHY'"
+          % (entry['id'], quoted, entry['expires']), 'edit command with the reason shell-quoted')
+    ctx.shot('20-quarantine.png')
+    ctx.open('#/quarantine?project=nobody', 'quarantine')
+    check(ctx.driver.find_element(By.CSS_SELECTOR, '[data-state="empty"]').is_displayed(), 'empty state')
+    assert_nothing_ran(ctx)
+
+
+@test
+def run_and_result_views_mark_failures_of_quarantined_tests(ctx):
+    detail = ctx.api.get('/api/v1/runs/quarantine-run')
+    equal(detail['summary']['statusWithQuarantine'], 'passed', 'the run passes with its quarantine (sanity)')
+    ctx.open('#/runs?project=quarantine', 'runs')
+    row = ctx.driver.find_element(By.CSS_SELECTOR, 'tr.run-row[data-run-id="quarantine-run"]')
+    check('1 quarantined' in row.text, 'the runs list says so: %r' % row.text)
+    ctx.open('#/runs/quarantine-run', 'run')
+    equal(ctx.js("return document.querySelector('.run-forgiven') && document.querySelector('.run-forgiven').textContent"),
+          'passes with quarantine', 'run header')
+    card = ctx.driver.find_element(By.CSS_SELECTOR, '.failure-card')
+    equal(card.find_element(By.CSS_SELECTOR, '.status-quarantined').text, 'failed, quarantined', 'failure badge')
+    result_id = card.get_attribute('data-result-id')
+    ctx.open('#/results/' + result_id, 'result')
+    equal(ctx.js("return [...document.querySelectorAll('.view-header .status-quarantined')].map(b => b.textContent)"),
+          ['failed, quarantined'], 'result header badge')
+    ctx.open('#/runs/flaky-1', 'run')
+    equal(ctx.js("return document.querySelectorAll('.status-quarantined').length"), 0, 'no badge without a quarantine')
+
+
+@test
+def flaky_rows_offer_the_quarantine_command_with_quoted_names(ctx):
+    report = ctx.api.get('/api/v1/flaky?page=LoginPage')
+    test = report['flaky'][0]
+    ctx.open('#/pages/LoginPage', 'page')
+    row = ctx.driver.find_element(By.CSS_SELECTOR, '.flaky-row[data-test-id="%s"]' % test['testId'])
+    row.find_element(By.CSS_SELECTOR, '.quarantine-command summary').click()
+    command = wait_until(lambda: row.find_element(By.CSS_SELECTOR, '.quarantine-command .command-text').text,
+                         message='the quarantine command')
+    expected = "failscope quarantine add --project '%s' --suite '%s' --name '%s' --owner 'OWNER' --reason 'REASON' --expires " % (
+        test['project'], test['suite'], test['name'])
+    check(command.startswith(expected), 'command %r starts with %r' % (command, expected))
+    check(re.fullmatch(r'\d{4}-\d{2}-\d{2}', command[len(expected):]), 'an expiry date ends it: %r' % command)
+    equal(ctx.js("return document.querySelectorAll('.broken-row .quarantine-command').length"), len(report['broken']),
+          'broken rows offer it too')
+
+
 # MARK: Safety
 
 
@@ -924,6 +995,7 @@ def seed_api_runs(api):
     seed.seed_unit_test_run(api, UNIT_RUN)
     seed.seed_flip_rate_runs(api)
     seed.seed_comparison_runs(api)
+    seed.seed_quarantine(api)
     png = seed.small_png()
     sha = api.put_png(png)
     seed.seed_large_run(api, LARGE_RUN, LARGE_COUNT, screenshot=(sha, len(png), 393, 852))

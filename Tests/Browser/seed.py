@@ -317,3 +317,34 @@ def seed_comparison_runs(api, project='compare'):
         api.post_results(run_id, results)
         api.finish(run_id, iso(started + datetime.timedelta(seconds=30)))
     return runs[0][0], runs[1][0]
+
+
+HOSTILE_REASON = "it's waiting for <b>#42</b> \"fix\" & <img src=x onerror=alert(3)>"
+
+
+def seed_quarantine(api, project='quarantine'):
+    """A quarantine entry (hostile reason) for `CartTests.testTotal` of `project`, then a run where that test
+    fails (forgiven: "failed, quarantined") and `testCheckout` passes. Returns (entry, run id)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    first = now - datetime.timedelta(minutes=5)
+    api.put_run({'id': 'quarantine-seen', 'project': project, 'branch': 'main', 'source': 'junit',
+                 'startedAt': iso(first)})
+    api.finish('quarantine-seen', iso(first + datetime.timedelta(seconds=1)))
+    expires = (now + datetime.timedelta(days=7)).strftime('%Y-%m-%d')
+    entry = api.call('POST', '/api/v1/quarantine', {
+        'project': project, 'suite': 'CartTests', 'name': 'testTotal', 'owner': 'ana <ana@example.com>',
+        'reason': HOSTILE_REASON, 'expires': expires, 'actor': 'browser-tests'})
+    started = now + datetime.timedelta(seconds=1)
+    run_id = 'quarantine-run'
+    api.put_run({'id': run_id, 'project': project, 'branch': 'main', 'source': 'junit', 'startedAt': iso(started)})
+    api.post_results(run_id, [
+        {'suite': 'CartTests', 'name': 'testTotal', 'attempt': 1, 'status': 'failed', 'duration': 0.3,
+         'startedAt': iso(started + datetime.timedelta(seconds=1)),
+         'failures': [{'message': 'XCTAssertEqual failed: ("9.99") is not equal to ("10.99")', 'page': 'CartPage',
+                       'isError': False}],
+         'trail': [{'page': 'CartPage'}]},
+        {'suite': 'CartTests', 'name': 'testCheckout', 'attempt': 1, 'status': 'passed', 'duration': 0.2,
+         'startedAt': iso(started + datetime.timedelta(seconds=2)), 'trail': [{'page': 'CartPage'}]},
+    ])
+    api.finish(run_id, iso(started + datetime.timedelta(seconds=3)))
+    return entry, run_id

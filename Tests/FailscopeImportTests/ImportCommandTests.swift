@@ -1,5 +1,6 @@
 import FailscopeClient
 import FailscopeModel
+import FailscopeTesting
 import XCTest
 
 /// Runs the built `failscope` binary: `import --dry-run`, then `import` into a live `failscope serve` on a
@@ -17,8 +18,6 @@ final class ImportCommandTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func binary() throws -> URL { try LiveService.failscopeBinary() }
-
     private var spool: URL { folder.appendingPathComponent("spool") }
 
     private struct Outcome {
@@ -28,26 +27,13 @@ final class ImportCommandTests: XCTestCase {
     }
 
     private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["FAILSCOPE_URL"] = nil
         env["FAILSCOPE_TOKEN"] = nil
         env["FAILSCOPE_SPOOL"] = spool.path  // the import's runs wait here, not in the working directory
         env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let outcome = try runProcess(BuildProducts.failscope, arguments, environment: env)
+        return Outcome(status: outcome.status, stdout: outcome.standardOutput, stderr: outcome.standardError)
     }
 
     private func write(_ name: String, _ text: String) throws -> String {
@@ -151,10 +137,10 @@ final class ImportCommandTests: XCTestCase {
 
     func testImportIntoALiveServiceIsIdempotent() async throws {
         let files = try writeReports()
-        let server = try LiveService(
-            binary: try binary(), data: folder.appendingPathComponent("data"), token: "up-secret")
+        let server = try ServeProcess(
+            data: folder.appendingPathComponent("data"), arguments: ["--upload-token", "up-secret"])
         defer { server.stop() }
-        let url = try server.waitForURL()
+        let url = server.url.absoluteString
         let environment = ["FAILSCOPE_URL": url, "FAILSCOPE_TOKEN": "up-secret"]
 
         let first = try run(
@@ -201,10 +187,10 @@ final class ImportCommandTests: XCTestCase {
 
     func testRunsAndFlakyReadAServiceUnderTheOneURLRule() throws {
         let files = try writeReports()
-        let server = try LiveService(
-            binary: try binary(), data: folder.appendingPathComponent("data"), token: "up-secret")
+        let server = try ServeProcess(
+            data: folder.appendingPathComponent("data"), arguments: ["--upload-token", "up-secret"])
         defer { server.stop() }
-        let url = try server.waitForURL()
+        let url = server.url.absoluteString
         let imported = try run(
             ["import", "--project", "Shop", "--run-id", "ci-7", "--url", url, "--token", "up-secret", files.junit])
         XCTAssertEqual(imported.status, 0, imported.stderr)
@@ -238,10 +224,10 @@ final class ImportCommandTests: XCTestCase {
         let runID = try XCTUnwrap(pending.first?.runID)
         XCTAssertEqual(try Spool(directory: spool).results(ofRun: runID).count, 4)
 
-        let server = try LiveService(
-            binary: try binary(), data: folder.appendingPathComponent("data"), token: "up-secret")
+        let server = try ServeProcess(
+            data: folder.appendingPathComponent("data"), arguments: ["--upload-token", "up-secret"])
         defer { server.stop() }
-        let url = try server.waitForURL()
+        let url = server.url.absoluteString
         let upload = ["upload", "--spool", spool.path, "--url", url, "--token", "up-secret"]
         let sent = try run(upload)
         XCTAssertEqual(sent.status, 0, sent.stderr)
@@ -258,67 +244,5 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertEqual(detail.summary.run.project, "Shop")
         XCTAssertEqual(detail.summary.counts.total, 4)
         XCTAssertNotNil(detail.summary.run.finishedAt, "the run's finish arrived with it")
-    }
-}
-
-/// `failscope serve --port 0` in a child process; its URL read from its stderr.
-final class LiveService: @unchecked Sendable {
-    /// The `failscope` executable built beside this test bundle.
-    static func failscopeBinary() throws -> URL {
-        let exe = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        let candidate = exe.deletingLastPathComponent().appendingPathComponent("failscope")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw XCTSkip("no failscope binary at \(candidate.path); build it first (swift build --build-tests)")
-        }
-        return candidate
-    }
-
-    private let process = Process()
-    private let lock = NSLock()
-    private var output = ""
-    private let announced = DispatchSemaphore(value: 0)
-
-    init(binary: URL, data: URL, token: String) throws {
-        process.executableURL = binary
-        process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--data", data.path, "--upload-token", token,
-        ]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            guard let self else { return }
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                self.announced.signal()
-                return
-            }
-            let seen = self.lock.withLock { () -> Bool in
-                self.output += String(decoding: data, as: UTF8.self)
-                return self.output.contains("listening on http://")
-            }
-            if seen { self.announced.signal() }
-        }
-        try process.run()
-    }
-
-    /// Waits (at most 30 s) for "listening on http://127.0.0.1:PORT" and returns that URL.
-    func waitForURL() throws -> String {
-        _ = announced.wait(timeout: .now() + 30)
-        let text = lock.withLock { output }
-        guard let range = text.range(of: "listening on ") else {
-            throw XCTSkip("failscope serve did not start: \(text)")
-        }
-        return String(text[range.upperBound...].prefix { !$0.isWhitespace })
-    }
-
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
     }
 }

@@ -1,5 +1,6 @@
 import FailscopeClient
 import FailscopeModel
+import FailscopeTesting
 import XCTest
 
 #if canImport(Glibc)
@@ -17,9 +18,9 @@ final class IngestClientTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "failscope-client-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try LiveService(binary: try LiveService.failscopeBinary(), data: folder, token: "t0ken")
+        let server = try ServeProcess(data: folder, arguments: ["--upload-token", "t0ken"])
         defer { server.stop() }
-        let url = URL(string: try server.waitForURL())!
+        let url = server.url
         let client = APIClient(baseURL: url, token: "t0ken", timeout: 10)
 
         let sha = SHA256.hex(of: png)

@@ -5,14 +5,18 @@ import XCTest
 final class RunComparisonTests: XCTestCase {
     private var nextID = 0
 
-    /// A run whose results are `(test, attempt, status, duration)`, one page group.
-    private func detail(_ id: String, _ results: [(String, Int, TestStatus, Double)]) -> RunDetail {
+    /// A run whose results are `(test, attempt, status, duration)`, one page group; the results of the tests in
+    /// `quarantined` are marked quarantined.
+    private func detail(
+        _ id: String, _ results: [(String, Int, TestStatus, Double)], quarantined: Set<String> = []
+    ) -> RunDetail {
         let summaries = results.map { test, attempt, status, duration -> ResultSummary in
             nextID += 1
             return ResultSummary(
                 id: nextID, runId: id, testId: "id-\(test)", suite: "Suite", name: test, arguments: nil,
                 device: "iPhone 15", attempt: attempt, status: status, startedAt: nil, duration: duration, page: nil,
-                callSite: nil, message: status.outcome == .fail ? "boom" : nil, screenshot: nil)
+                callSite: nil, message: status.outcome == .fail ? "boom" : nil, screenshot: nil,
+                quarantined: quarantined.contains(test))
         }
         return RunDetail(
             summary: RunSummary(
@@ -46,6 +50,21 @@ final class RunComparisonTests: XCTestCase {
         XCTAssertEqual(comparison.removedTests.map(\.name), ["gone"])
         XCTAssertEqual(comparison.durationChanges.map(\.result.name), ["slower"], "stays changed by 5 %: noise")
         XCTAssertEqual(comparison.durationChanges.first?.baseDuration, 1.0)
+    }
+
+    func testQuarantinedFailuresAreListedApartFromNewAndStillFailing() {
+        let base = detail("base", [("known", 1, .failed, 1), ("fresh", 1, .passed, 1), ("retried", 1, .passed, 1)])
+        let run = detail(
+            "run",
+            [
+                ("known", 1, .failed, 1), ("fresh", 1, .error, 1), ("retried", 1, .failed, 1),
+                ("retried", 2, .passed, 1), ("plain", 1, .failed, 1),
+            ], quarantined: ["known", "fresh", "retried"])
+        let comparison = RunComparison(run: run, base: base)
+        XCTAssertEqual(comparison.quarantined.map(\.name), ["known", "fresh"], "failing last attempts only")
+        XCTAssertEqual(comparison.newFailures.map(\.name), ["plain"])
+        XCTAssertEqual(comparison.stillFailing, [])
+        XCTAssertEqual(comparison.flaky.map(\.name), ["retried"], "a quarantined retry that passed is still flaky")
     }
 
     func testWithoutABaseEveryFailureIsNew() {

@@ -1,5 +1,6 @@
 import FailscopeClient
 import FailscopeModel
+import FailscopeTesting
 import Foundation
 import ScreenRaster
 import SimulatedUI
@@ -227,7 +228,7 @@ final class ObserverRunTests: XCTestCase {
 
     func testADownServiceLosesNothingAndALaterUploadDeliversEverythingOnce() throws {
         // A port nobody listens on: a service started and stopped.
-        let gone = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("gone"))
+        let gone = try ServeProcess(dataDirectory: scratch.appendingPathComponent("gone"))
         let deadURL = gone.url
         gone.stop()
 
@@ -238,7 +239,7 @@ final class ObserverRunTests: XCTestCase {
         XCTAssertTrue(output.standardError.contains("send them with `failscope upload`"), output.standardError)
         XCTAssertEqual(try spooledResults().count, 18, "everything stays in the spool")
 
-        let service = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("data"))
+        let service = try ServeProcess(dataDirectory: scratch.appendingPathComponent("data"))
         let upload = [
             "upload", "--spool", scratch.appendingPathComponent("spool").path, "--url", service.url.absoluteString,
             "--token", service.token,
@@ -264,7 +265,7 @@ final class ObserverRunTests: XCTestCase {
         try client.fill(runID: "big-run", results: 6_000, perFile: 100)
 
         let data = scratch.appendingPathComponent("data")
-        var service = try ServiceProcess(dataDirectory: data)
+        var service = try ServeProcess(dataDirectory: data)
         let process = Process()
         process.executableURL = BuildProducts.failscope
         process.arguments = [
@@ -279,12 +280,12 @@ final class ObserverRunTests: XCTestCase {
         while process.isRunning && acknowledged == 0 {
             acknowledged = try service.counts(ofRun: "big-run")?["total"] ?? 0
         }
-        service.stop(kill: true)
+        service.stop(signal: SIGKILL)
         process.waitUntilExit()
         XCTAssertGreaterThan(acknowledged, 0)
         XCTAssertEqual(process.terminationStatus, 2, "the upload was cut off: some files stay in the spool")
 
-        service = try ServiceProcess(dataDirectory: data)
+        service = try ServeProcess(dataDirectory: data)
         let rerun = try runProcess(
             BuildProducts.failscope,
             ["upload", "--spool", spool.path, "--url", service.url.absoluteString, "--token", service.token],

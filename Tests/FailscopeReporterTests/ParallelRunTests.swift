@@ -1,4 +1,5 @@
 import FailscopeModel
+import FailscopeTesting
 import Foundation
 import XCTest
 
@@ -6,12 +7,12 @@ import XCTest
 /// uploading at its end), and test processes that crash: every executed test is stored exactly once.
 final class ParallelRunTests: XCTestCase {
     private var scratch: URL!
-    private var service: ServiceProcess!
+    private var service: ServeProcess!
 
     override func setUpWithError() throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parallel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        service = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("data"))
+        service = try ServeProcess(dataDirectory: scratch.appendingPathComponent("data"))
     }
 
     override func tearDown() {

@@ -1,4 +1,5 @@
 import FailscopeModel
+import FailscopeTesting
 import Foundation
 import XCTest
 
@@ -6,12 +7,12 @@ import XCTest
 /// the upload at the end, the summary line and the command's exit status.
 final class TestCommandTests: XCTestCase {
     private var scratch: URL!
-    private var service: ServiceProcess!
+    private var service: ServeProcess!
 
     override func setUpWithError() throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("test-command-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        service = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("data"))
+        service = try ServeProcess(dataDirectory: scratch.appendingPathComponent("data"))
     }
 
     override func tearDown() {
@@ -156,7 +157,7 @@ final class TestCommandTests: XCTestCase {
     }
 
     func testWithTheServiceDownTheSummaryCountsWhatWaitsInTheSpool() throws {
-        let gone = try ServiceProcess(dataDirectory: scratch.appendingPathComponent("gone"))
+        let gone = try ServeProcess(dataDirectory: scratch.appendingPathComponent("gone"))
         let deadURL = gone.url
         gone.stop()
         let output = try runProcess(

@@ -177,6 +177,48 @@ final class APIContractTests: XCTestCase {
         XCTAssertEqual(flaky.flaky.map(\.name), ["testRetried"])
         XCTAssertEqual(flaky.broken.map(\.name), ["testBroken"])
 
+        // The quarantine: every operation, its bodies as clients encode them, its errors.
+        let today = QuarantineEntry.dayText(now)
+        let addBody = try encoder.encode(
+            QuarantineRequest(
+                project: "Shop", suite: "LoginTests", name: "testBroken", arguments: "(1, 2)", page: "LoginPage",
+                device: "iPad", owner: "ana", reason: "broken since the redesign", expires: today, actor: "bo"))
+        assertConforms(addBody, to: requestSchema(checker, .POST, "/api/v1/quarantine"), "QuarantineRequest", &checker)
+        let added = try assertDocumented(
+            await service.send(.POST, "/api/v1/quarantine", body: addBody), .POST, "/api/v1/quarantine", &checker
+        ).decode(QuarantineEntry.self)
+        let editBody = try encoder.encode(
+            QuarantineEdit(owner: "bo", reason: "still broken", expires: today, why: "new owner", actor: "carla"))
+        assertConforms(
+            editBody, to: requestSchema(checker, .PUT, "/api/v1/quarantine/{entryId}"), "QuarantineEdit", &checker)
+        try assertDocumented(
+            await service.send(.PUT, "/api/v1/quarantine/\(added.id)", body: editBody), .PUT,
+            "/api/v1/quarantine/{entryId}", &checker)
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/quarantine?project=Shop"), .GET, "/api/v1/quarantine", &checker)
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/quarantine/\(added.id)"), .GET, "/api/v1/quarantine/{entryId}", &checker)
+        let liftBody = try encoder.encode(QuarantineLift(why: "fixed", actor: "dan"))
+        assertConforms(
+            liftBody, to: requestSchema(checker, .POST, "/api/v1/quarantine/{entryId}/lift"), "QuarantineLift",
+            &checker)
+        let lifted = try assertDocumented(
+            await service.send(.POST, "/api/v1/quarantine/\(added.id)/lift", body: liftBody), .POST,
+            "/api/v1/quarantine/{entryId}/lift", &checker
+        ).decode(QuarantineEntry.self)
+        XCTAssertEqual(lifted.changes.map(\.action), [.added, .edited, .lifted])
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/quarantine?state=all"), .GET, "/api/v1/quarantine", &checker)
+        for (method, target, documented, body) in [
+            (HTTPMethod.POST, "/api/v1/quarantine", "/api/v1/quarantine", Data("{}".utf8)),
+            (.POST, "/api/v1/quarantine/\(added.id)/lift", "/api/v1/quarantine/{entryId}/lift", liftBody),
+            (.PUT, "/api/v1/quarantine/99", "/api/v1/quarantine/{entryId}", editBody),
+        ] {
+            try assertDocumented(await service.send(method, target, body: body), method, documented, &checker)
+        }
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/quarantine?state=some"), .GET, "/api/v1/quarantine", &checker)
+
         // Errors have one documented shape.
         try assertDocumented(await service.send(.GET, "/api/v1/runs/none"), .GET, "/api/v1/runs/{runId}", &checker)
         try assertDocumented(await service.send(.GET, "/api/v1/runs?limit=0"), .GET, "/api/v1/runs", &checker)

@@ -1,26 +1,14 @@
 import FailscopeModel
 import FailscopeStore
+import FailscopeTesting
 import Foundation
 import XCTest
 
 /// The built `failscope` binary's migrate, gc and runs subcommands: output and exit codes.
 final class CommandLineTests: XCTestCase {
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = try ServeProcess.binary()
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        let outcome = try runProcess(BuildProducts.failscope, arguments)
+        return (outcome.status, outcome.standardOutput, outcome.standardError)
     }
 
     func testADatabaseThatCannotBeOpenedExitsWith69() throws {
@@ -54,7 +42,7 @@ final class CommandLineTests: XCTestCase {
         let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
         let first = try run(["migrate", "--database", url])
         XCTAssertEqual(first.status, 0, first.error)
-        XCTAssertEqual(first.output, "Applied 0001_baseline\nApplied 0003_webhooks\n")
+        XCTAssertEqual(first.output, "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_webhooks\n")
         XCTAssertEqual(try run(["migrate", "--database", url]).output, "Database is up to date (0003_webhooks).\n")
 
         let secret = "postgres://failscope:s3cret@127.0.0.1:5432/failscope"
@@ -74,7 +62,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             first.output,
             "Created a new database at \(data.appendingPathComponent(FailscopeStore.databaseFileName).path)\n"
-                + "Applied 0001_baseline\nApplied 0003_webhooks\n")
+                + "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_webhooks\n")
         XCTAssertEqual(
             try run(["migrate", "--data", data.path]).output, "Database is up to date (0003_webhooks).\n")
 
@@ -206,7 +194,7 @@ final class CommandLineTests: XCTestCase {
 
         let suiteAlone = try run(["flaky", "--data", data.path, "--suite", "ItemTests"])
         XCTAssertEqual(suiteAlone.status, 64)
-        XCTAssertTrue(suiteAlone.error.contains("--suite applies only with --page \"(no page)\""), suiteAlone.error)
+        XCTAssertTrue(suiteAlone.error.contains("suite applies only with page \"(no page)\""), suiteAlone.error)
     }
 
     func testStrayArgumentsAndAFileAsDataFolderAreUsageErrorsThatTouchNothing() throws {
@@ -218,7 +206,7 @@ final class CommandLineTests: XCTestCase {
         let stray = try run(["gc", "--keep-days", "5", data.path])
         XCTAssertEqual(stray.status, 64)
         XCTAssertTrue(stray.error.hasPrefix("Error: unexpected argument '\(data.path)'"), stray.error)
-        XCTAssertTrue(stray.error.contains("USAGE: failscope gc"), stray.error)
+        XCTAssertTrue(stray.error.contains("Usage: failscope gc"), stray.error)
         let cap = try run(["serve", "--connections-per-address", "-1", "--data", data.path])
         XCTAssertEqual(cap.status, 64)
         XCTAssertTrue(cap.error.hasPrefix("Error: --connections-per-address must be"), cap.error)

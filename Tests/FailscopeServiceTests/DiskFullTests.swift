@@ -105,7 +105,7 @@ final class DiskFullTests: XCTestCase {
         // A start on a full disk says so, and exits (the database cannot even be opened).
         fill(disk)
         let start = Process()
-        start.executableURL = try ServeProcess.binary()
+        start.executableURL = BuildProducts.failscope
         start.arguments = ["serve", "--port", "0", "--data", data.path, "--upload-token", uploadToken]
         let errors = Pipe()
         start.standardError = errors

@@ -1,7 +1,7 @@
 import FailscopeModel
-import FailscopeTesting
 import FailscopeService
 import FailscopeStore
+import FailscopeTesting
 import Foundation
 import HTTPRouting
 import HTTPServer
@@ -17,13 +17,16 @@ final class TestService {
     let application: FailscopeApplication
     let log = InMemoryAccessLog()
 
-    init(uploadTokens: [String] = [uploadToken], readToken: String? = nil, webDirectory: URL? = nil) throws {
+    init(
+        uploadTokens: [String] = [uploadToken], readToken: String? = nil, adminToken: String? = nil,
+        webDirectory: URL? = nil
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "failscope-service-\(UUID().uuidString)")
         store = try FailscopeStore(directory: directory)
         application = FailscopeApplication.build(
             ServiceConfiguration(
-                uploadTokens: uploadTokens, readToken: readToken, webDirectory: webDirectory,
+                uploadTokens: uploadTokens, readToken: readToken, adminToken: adminToken, webDirectory: webDirectory,
                 maxRunBodyBytes: 4_096, maxBatchBodyBytes: 256 << 10, maxArtifactBytes: 1 << 20, accessLog: log),
             store: store)
     }
@@ -91,4 +94,3 @@ func failingResult(name: String = "testWrongPassword", screenshot: String? = nil
         artifacts: screenshot.map { [ArtifactRef(sha256: $0, kind: .screenshot, byteCount: 10, width: 4, height: 3)] }
             ?? [])
 }
-

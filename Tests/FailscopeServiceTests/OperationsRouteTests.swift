@@ -63,7 +63,9 @@ final class OperationsRouteTests: XCTestCase {
             "/api/v1/runs/{runId}/finish": ["post"], "/api/v1/runs/{runId}/compare": ["get"],
             "/api/v1/artifacts/{sha256}": ["get", "put"],
             "/api/v1/results/{resultId}": ["get"], "/api/v1/tests/{testId}/history": ["get"], "/api/v1/pages": ["get"],
-            "/api/v1/flaky": ["get"], "/api/v1/webhooks": ["get", "post"], "/api/v1/webhooks/{webhookId}": ["delete"],
+            "/api/v1/flaky": ["get"], "/api/v1/quarantine": ["get", "post"],
+            "/api/v1/quarantine/{entryId}": ["get", "put"], "/api/v1/quarantine/{entryId}/lift": ["post"],
+            "/api/v1/webhooks": ["get", "post"], "/api/v1/webhooks/{webhookId}": ["delete"],
             "/api/v1/webhooks/{webhookId}/deliveries": ["get"],
             "/artifacts/{sha256}.png": ["get"], "/artifacts/{sha256}.json": ["get"],
         ]

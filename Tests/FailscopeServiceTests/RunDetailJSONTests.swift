@@ -23,11 +23,12 @@ final class RunDetailJSONTests: XCTestCase {
                 duration: duration, page: index % 4 == 0 ? nil : "LoginPage",
                 callSite: index % 3 == 0 ? nil : SourceLocation(file: "/src/\(hostile).swift", line: index),
                 message: index % 2 == 0 ? hostile : nil,
-                screenshot: index % 2 == 0 ? String(repeating: "b", count: 64) : nil)
+                screenshot: index % 2 == 0 ? String(repeating: "b", count: 64) : nil, quarantined: index % 4 == 2)
         }
         let detail = RunDetail(
             summary: RunSummary(
-                run: run, status: .failed, counts: ResultCounts(total: 9, passed: 4, failed: 5, failingTests: 3)),
+                run: run, status: .failed,
+                counts: ResultCounts(total: 9, passed: 4, failed: 5, failingTests: 3, quarantinedFailingTests: 3)),
             pages: [
                 .init(
                     page: "LoginPage", counts: ResultCounts(total: 5),

@@ -1,6 +1,7 @@
 import FailscopeModel
 import FailscopeService
 import FailscopeStore
+import FailscopeTesting
 import Foundation
 import HTTPRouting
 import HTTPServer
@@ -333,9 +334,11 @@ final class WebhookDeliveryTests: XCTestCase {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
         let server = try ServeProcess(
-            data: temporaryData(), token: uploadToken,
-            arguments: ["--webhook", receiver.url, "--public-url", "https://failscope.example"],
-            environment: ["FAILSCOPE_WEBHOOK_SECRET": secret])
+            data: temporaryData(),
+            arguments: [
+                "--upload-token", uploadToken, "--webhook", receiver.url, "--public-url", "https://failscope.example",
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(["FAILSCOPE_WEBHOOK_SECRET": secret]) { $1 })
         let client = LiveClient(base: "http://127.0.0.1:\(server.port)", token: uploadToken)
         try upload(client, "cli", commit: "c1", minute: 1, [("testPay", false)])
         waitFor("the run announced once its finishes settled") { receiver.requests.first?.status == 200 }
@@ -354,32 +357,32 @@ final class WebhookDeliveryTests: XCTestCase {
             (["--webhook", receiver.url], "--webhook needs --webhook-secret"),
             (
                 ["--webhook", "ftp://hooks.example/x", "--webhook-secret", secret],
-                "--webhook must be an http or https URL"
+                "--webhook and --public-url must be http or https URLs with a host"
             ),
         ] {
-            let process = Process()
-            process.executableURL = try ServeProcess.binary()
-            process.arguments = ["serve", "--port", "0", "--data", temporaryData().path] + arguments
-            process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "FAILSCOPE_WEBHOOK_SECRET" }
-            let error = Pipe()
-            process.standardError = error
-            try process.run()
-            let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 64, text)
+            let outcome = try runProcess(
+                BuildProducts.failscope, ["serve", "--port", "0", "--data", temporaryData().path] + arguments,
+                environment: ProcessInfo.processInfo.environment.filter { $0.key != "FAILSCOPE_WEBHOOK_SECRET" })
+            let text = outcome.standardError
+            XCTAssertEqual(outcome.status, 64, text)
             XCTAssertTrue(text.contains(message), text)
         }
     }
 
-    /// The webhook routes need the upload token and refuse bad input with the documented errors.
-    func testTheWebhookRoutesNeedTheUploadTokenAndRefuseBadInput() async throws {
-        let service = try TestService(readToken: readToken)
+    /// The webhook routes need an upload or the admin token and refuse bad input with the documented errors.
+    func testTheWebhookRoutesNeedAnUploadOrTheAdminTokenAndRefuseBadInput() async throws {
+        let adminToken = "admin-secret-webhooks"
+        let service = try TestService(readToken: readToken, adminToken: adminToken)
         let body = try WireCoding.encoder().encode(
             WebhookCreate(url: "https://hooks.example/a", secret: "0123456789abcdef"))
         let anonymous = await service.send(.POST, "/api/v1/webhooks", token: nil, body: body)
         XCTAssertEqual(anonymous.status, .unauthorized)
         let reader = await service.send(.GET, "/api/v1/webhooks", token: readToken)
         XCTAssertEqual(reader.status, .unauthorized, "a URL may be a credential: reading needs a write token")
+        let admin = await service.send(.POST, "/api/v1/webhooks", token: adminToken, body: body)
+        XCTAssertEqual(admin.status, .created)
+        let listed = await service.send(.GET, "/api/v1/webhooks", token: adminToken)
+        XCTAssertEqual(try listed.decode(WebhookList.self).webhooks.map(\.url), ["https://hooks.example/a"])
         for (bad, reason) in [
             (#"{"url":"ftp://hooks.example/a","secret":"0123456789abcdef"}"#, "not http"),
             (#"{"url":"https://hooks.example/a","secret":"short"}"#, "a short secret"),
@@ -390,7 +393,7 @@ final class WebhookDeliveryTests: XCTestCase {
             XCTAssertEqual(response.errorCode, "validation_failed", reason)
         }
         try service.store.configureWebhooks(urls: ["https://hooks.example/configured"], secret: "s")
-        let configured = try XCTUnwrap(try service.store.webhooks().webhooks.first)
+        let configured = try XCTUnwrap(try service.store.webhooks().webhooks.first { $0.source == .configuration })
         let refused = await service.send(.DELETE, "/api/v1/webhooks/\(configured.id)")
         XCTAssertEqual(refused.status, .conflict)
         let missing = await service.send(.DELETE, "/api/v1/webhooks/wh-none")

@@ -49,7 +49,7 @@ final class PostgresTests: XCTestCase {
 
     func testMigratesTheBaselineOnceAndRefusesAChangedOrNewerDatabase() throws {
         let database = try PostgresDatabase(url: schema.url)
-        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0003_webhooks"])
+        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0002_quarantine", "0003_webhooks"])
         let tables = try database.pool.withConnection { connection in
             let rows = try connection.query(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
@@ -59,9 +59,9 @@ final class PostgresTests: XCTestCase {
             tables,
             [
                 "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
-                "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results",
-                "runs", "schema_migrations", "tests", "trail_steps", "webhook_deliveries", "webhook_run_checks",
-                "webhook_test_states", "webhooks",
+                "flaky_test_days", "flaky_test_pages", "page_days", "quarantine_changes", "quarantine_entries",
+                "result_artifacts", "result_pages", "results", "runs", "schema_migrations", "tests", "trail_steps",
+                "webhook_deliveries", "webhook_run_checks", "webhook_test_states", "webhooks",
             ], "the same tables as the SQLite migrations")
         database.close()
         XCTAssertEqual(try PostgresDatabase(url: schema.url).appliedMigrations, [], "a second open applies nothing")
@@ -73,8 +73,8 @@ final class PostgresTests: XCTestCase {
             XCTAssertEqual(error as? MigrationError, .databaseIsNewer(unknownMigrations: ["9999_future"]))
         }
         let edited = Migration(name: "0001_baseline", sql: PostgresDatabase.migrations[0].sql + "\n-- edited")
-        let editedList = [edited] + PostgresDatabase.migrations.dropFirst() + [future]
-        XCTAssertThrowsError(try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: editedList))) {
+        let migrations = [edited] + PostgresDatabase.migrations.dropFirst() + [future]
+        XCTAssertThrowsError(try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: migrations))) {
             error in
             guard case .changed(let name, _, _)? = error as? MigrationError else { return XCTFail("\(error)") }
             XCTAssertEqual(name, "0001_baseline")
@@ -240,6 +240,13 @@ final class PostgresTests: XCTestCase {
         XCTAssertGreaterThan(sqlite["flaky_outcomes"]?.count ?? 0, 10)
         XCTAssertTrue(sqlite["flaky_test_pages"]?.contains { $0.contains { $0.hasPrefix("{\"") } } == true)
 
+        // A lifted quarantine entry: its row and both audit rows are carried, and new ids follow them.
+        let entry = try store.addQuarantine(
+            QuarantineRequest(
+                project: "Shop", suite: "LoginTests", name: "testOther", owner: "ana", reason: "r",
+                expires: QuarantineEntry.dayText(referenceDate)), role: .admin, now: referenceDate)
+        _ = try store.liftQuarantine(entry.id, QuarantineLift(why: "fixed"), role: .upload, now: referenceDate + 60)
+
         let source = DatabaseLocation.sqlite(in: directory)
         let target = DatabaseLocation.postgres(url: schema.url)
         var reported: [String] = []
@@ -249,6 +256,8 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(first.rowsRead["results"], 24)
         XCTAssertEqual(first.rowsStored, first.rowsRead, "everything is new the first time")
         XCTAssertEqual(first.rowsRead["result_artifacts"], 4)
+        XCTAssertEqual(first.rowsRead["quarantine_entries"], 1)
+        XCTAssertEqual(first.rowsRead["quarantine_changes"], 2)
         XCTAssertTrue(reported.contains("results 24/24"), "\(reported)")
         let again = try FailscopeStore.copy(from: source, to: target)
         XCTAssertEqual(again.rowsRead, first.rowsRead)
@@ -276,6 +285,17 @@ final class PostgresTests: XCTestCase {
                 """)
         }
         XCTAssertEqual(keys.int64(0, 0), keys.int64(0, 1).map { $0 + 1 }, "the key sequence continues after the copy")
+        let carried = try database.pool.withConnection { connection in
+            try connection.query(
+                """
+                INSERT INTO quarantine_changes (entry_id, action, role, actor, why, changed_at)
+                SELECT id, 'edited', 'admin', '', 'x', lifted_at FROM quarantine_entries
+                RETURNING id, (SELECT reason || '/' || lifted_at FROM quarantine_entries)
+                """)
+        }
+        XCTAssertEqual(carried.int64(0, 0), 3, "the audit log's ids continue after the copy")
+        XCTAssertEqual(
+            carried.string(0, 1), "r/\(Timestamp.milliseconds(referenceDate + 60))", "the entry as stored")
     }
 
     private static func text(_ value: SQLValue) -> String {

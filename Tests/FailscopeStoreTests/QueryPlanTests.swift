@@ -19,8 +19,19 @@ final class QueryPlanTests: XCTestCase {
     ) throws {
         let text = try plan(sql, values)
         XCTAssertTrue(text.contains(index), "expected \(index) in:\n\(text)", file: file, line: line)
-        let fullScans = text.split(separator: "\n").filter {
+        // A derived table (a subquery in FROM: `(subquery-N)`, or named, then planned as `CO-ROUTINE name` or
+        // `MATERIALIZE name`) holds rows already computed from indexed searches: scanning it scans no table.
+        let lines = text.split(separator: "\n")
+        let derived = Set(
+            lines.compactMap { line -> Substring? in
+                for prefix in ["CO-ROUTINE ", "MATERIALIZE "] where line.hasPrefix(prefix) {
+                    return line.dropFirst(prefix.count)
+                }
+                return nil
+            })
+        let fullScans = lines.filter {
             $0.hasPrefix("SCAN ") && !$0.contains("(subquery") && !$0.contains(" USING INDEX ")
+                && !derived.contains($0.dropFirst(5))
         }
         XCTAssertEqual(fullScans, [], "full table scan in:\n\(text)", file: file, line: line)
     }
@@ -49,6 +60,30 @@ final class QueryPlanTests: XCTestCase {
             """, ["0123", 101], index: "results_by_test_time")
     }
 
+    func testQuarantineIsDecidedByIndexSearchesPerResultAndRun() throws {
+        // Whether an entry applied to a result: one range of quarantine_entries_by_test.
+        let text = try plan(
+            "SELECT \(FailscopeStore.resultColumns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ?",
+            ["run-1"])
+        XCTAssertTrue(
+            text.contains(
+                "SEARCH q USING INDEX quarantine_entries_by_test (project=? AND suite=? AND name=? AND created_at<?)"),
+            text)
+        // A run's forgiven failing tests: a guard on the project's entries, then one pass over the run's results.
+        let runs = try plan("SELECT \(FailscopeStore.runColumns) FROM runs WHERE id = ?", ["run-1"])
+        XCTAssertTrue(
+            runs.contains("SEARCH p USING COVERING INDEX quarantine_entries_by_project_end (project=? AND ends_at>?)"),
+            runs)
+        XCTAssertTrue(runs.contains("SEARCH r USING INDEX sqlite_autoindex_results_1 (run_id=?)"), runs)
+        try assertUsesIndex(
+            "SELECT \(FailscopeStore.runColumns) FROM runs WHERE id = ?", ["run-1"],
+            index: "sqlite_autoindex_results_1")
+        // The active entries of a project.
+        try assertUsesIndex(
+            "SELECT id FROM quarantine_entries e WHERE e.project = ? AND e.ends_at > ? ORDER BY e.created_at DESC",
+            ["Shop", 0], index: "quarantine_entries_by_project_end")
+    }
+
     func testFlakySummaryWindowScansReadOneDeviceKey() throws {
         // The page list's window rows: the device-summed '*' rows failing in the window, read from the
         // index `flaky_test_pages_by_time` alone, each with one primary-key lookup of its row before the window.
@@ -56,8 +91,12 @@ final class QueryPlanTests: XCTestCase {
         let text = try plan(
             select + " WHERE tp.device = ?2 AND tp.last_fail_at >= ?3 AND tp.project = ?4 AND tp.branch = ?5",
             [20_000, "*", 0, "Shop", "main"])
-        XCTAssertTrue(text.contains("SEARCH tp USING COVERING INDEX flaky_test_pages_by_time (device=? AND last_fail_at>?)"), text)
-        XCTAssertTrue(text.contains("SEARCH d USING PRIMARY KEY (test_id=? AND branch=? AND device=? AND page=? AND day<?)"), text)
+        XCTAssertTrue(
+            text.contains("SEARCH tp USING COVERING INDEX flaky_test_pages_by_time (device=? AND last_fail_at>?)"), text
+        )
+        XCTAssertTrue(
+            text.contains("SEARCH d USING PRIMARY KEY (test_id=? AND branch=? AND device=? AND page=? AND day<?)"), text
+        )
         // A pair's rows: its primary-key range, not the window index.
         let pair = try plan(
             select + " WHERE tp.test_id = ?2 AND tp.branch = ?3 AND tp.device = ?4 AND +tp.last_fail_at >= ?5",
@@ -71,7 +110,10 @@ final class QueryPlanTests: XCTestCase {
         let newest = try plan(
             "SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) \(FlakyAnalysis.contradictingCommits) "
                 + "ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT ?5", values)
-        XCTAssertEqual(newest, "SEARCH flaky_commits USING COVERING INDEX flaky_commits_contradicting (test_id=? AND branch=? AND device=? AND <expr>>?)")
+        XCTAssertEqual(
+            newest,
+            "SEARCH flaky_commits USING COVERING INDEX flaky_commits_contradicting (test_id=? AND branch=? AND device=? AND <expr>>?)"
+        )
         let count = try plan("SELECT count(*) \(FlakyAnalysis.contradictingCommits)", Array(values.prefix(4)))
         XCTAssertTrue(count.contains("COVERING INDEX flaky_commits_contradicting"), count)
     }

@@ -307,6 +307,36 @@ final class ScreenRendererTests: XCTestCase {
         XCTAssertTrue(far.lines.first?.hasSuffix("…") == true, "\(far.lines)")
     }
 
+    func testLayoutAdvanceTablesAreTheFontsAdvances() throws {
+        // At 256 pixels an em, FreeType's advance is the design advance / 8 rounded to a whole pixel (hinting).
+        let cache = try GlyphCache(fonts: FontSet.locate())
+        let pixelsPerEm = 256
+        for (weight, table) in [(FontWeight.regular, TextMetrics.regularAdvances), (.bold, TextMetrics.boldAdvances)] {
+            XCTAssertEqual(table.count, 0x7E - 0x20 + 1)
+            let font = FontSpec(weight: weight, pixelSize: pixelsPerEm)
+            for (offset, advance) in table.enumerated() {
+                let scalar = Unicode.Scalar(TextMetrics.firstTabulated + UInt32(offset))!
+                let design = Double(advance) * Double(pixelsPerEm) / Double(TextMetrics.unitsPerEm)
+                XCTAssertEqual(cache.glyph(scalar, font).advance, design, accuracy: 0.5, "\(weight) '\(scalar)'")
+            }
+        }
+    }
+
+    func testAShortTitleOfWideLettersGetsTheFrameItsGlyphsNeed() throws {
+        // An average width per character gave "Mug" in a large title a frame its glyphs overflowed ("M…").
+        let cache = try GlyphCache(fonts: FontSet.locate())
+        var painter = ScreenPainter(device: .iPhoneSE3, text: TextRenderer(cache: cache))
+        for (text, style) in [("Mug", ElementStyle.largeTitle), ("WWW", .headline), ("iii", .body), ("MW", .caption)] {
+            let width = TextMetrics.width(
+                of: text, pointSize: style.pointSize, bold: style.isBold, scale: painter.scale
+            ).rounded(.up)
+            let drawn = painter.drawText(
+                text, ScreenPainter.textStyle(for: style), in: CGRect(x: 0, y: 100, width: width, height: 60))
+            XCTAssertEqual(drawn.lines, [text], "\(style)")
+            XCTAssertEqual(drawn.width / painter.scale, width, accuracy: 1, "\(text) at \(style)")
+        }
+    }
+
     func testGlyphCacheStaysBounded() throws {
         let cache = try GlyphCache(fonts: FontSet.locate())
         let font = FontSpec(weight: .regular, pixelSize: 12)

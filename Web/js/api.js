@@ -1,4 +1,4 @@
-// The read API client: JSON only, errors as APIError with the service's {"error":{"code","message"}}.
+// The read API client (the dashboard never writes): JSON only, errors as APIError with the service's {"error":{"code","message"}}.
 // The shapes of its answers are documented in shapes.js.
 
 const TOKEN_KEY = 'failscope.readToken';
@@ -97,6 +97,7 @@ export const api = {
     getJSON('/api/v1/tests/' + encodeURIComponent(testId) + '/history' + queryString(query), options),
   pages: (query, options) => getJSON('/api/v1/pages' + queryString(query), options),
   flaky: (query, options) => getJSON('/api/v1/flaky' + queryString(query), options),
+  quarantine: (query, options) => getJSON('/api/v1/quarantine' + queryString(query), options),
 };
 
 export function queryString(query) {

@@ -5,6 +5,7 @@
 //   #/results/{resultId}               one result: screenshot, outlined element, element tree, trail
 //   #/tests/{testId}                   a test's history
 //   #/pages?days=  #/pages/{page}      pages ranked by failures and flaky tests; a page's flaky tests
+//   #/quarantine?project=&state=       quarantined tests, their audit logs, the commands that lift them
 import { replaceChildren } from './dom.js';
 import { errorState, loadingState } from './ui.js';
 import { renderRuns } from './views/runs.js';
@@ -13,6 +14,7 @@ import { renderCompare } from './views/compare.js';
 import { renderResult } from './views/result.js';
 import { renderTest } from './views/test.js';
 import { renderPages, renderPage } from './views/pages.js';
+import { renderQuarantine } from './views/quarantine.js';
 
 const ROUTES = [
   [/^\/?$/, 'runs', renderRuns],
@@ -23,6 +25,7 @@ const ROUTES = [
   [/^\/tests\/([^/]+)\/?$/, 'test', renderTest],
   [/^\/pages\/?$/, 'pages', renderPages],
   [/^\/pages\/([^/]+)\/?$/, 'page', renderPage],
+  [/^\/quarantine\/?$/, 'quarantine', renderQuarantine],
 ];
 
 const root = document.getElementById('view');

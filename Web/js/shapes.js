@@ -34,8 +34,15 @@
  * @property {number} skipped
  * @property {number} expectedFailure
  * @property {number} failingTests  tests whose last attempt failed or errored (a run's counts only)
+ * @property {number} quarantinedFailingTests  of failingTests, those quarantined when that attempt ran: forgiven
+ *   (a run's counts only)
  *
- * @typedef {{run: Run, status: RunStatus, counts: ResultCounts}} RunSummary  GET /api/v1/runs → {runs: RunSummary[], nextCursor?}
+ * @typedef {object} RunSummary  GET /api/v1/runs → {runs: RunSummary[], nextCursor?}
+ * @property {Run} run
+ * @property {RunStatus} status
+ * @property {RunStatus} statusWithQuarantine  `passed` for a failed run whose every failing test was quarantined,
+ *   else `status` (what `failscope test --quarantine obey` exits by)
+ * @property {ResultCounts} counts
  *
  * @typedef {object} ResultSummary  one result in a run or a history; page and call site of its first failure, else of the trail's last step
  * @property {number} id
@@ -53,6 +60,8 @@
  * @property {SourceLocation} [callSite]  where the test called the page object
  * @property {string} [message]  the first failure's message
  * @property {string} [screenshot]  SHA-256 of the failure screenshot (/artifacts/{sha}.png)
+ * @property {boolean} quarantined  a quarantine entry applied to the test when this result ran (a failure is shown
+ *   "failed, quarantined")
  *
  * @typedef {object} RunDetail  GET /api/v1/runs/{runId}
  * @property {RunSummary} summary
@@ -66,9 +75,10 @@
  *   run's order (the base's for `fixed` and `removedTests`). Without a base every failure is new.
  * @property {RunSummary} run
  * @property {RunSummary} [base]  absent when the base branch has no finished run
- * @property {ResultSummary[]} newFailures  failed in the run; passed, skipped or absent in the base
+ * @property {ResultSummary[]} newFailures  failed in the run, not quarantined; passed, skipped or absent in the base
  * @property {ResultSummary[]} fixed  failed in the base, passed in the run
- * @property {ResultSummary[]} stillFailing  failed in both
+ * @property {ResultSummary[]} stillFailing  failed in both, not quarantined in the run
+ * @property {ResultSummary[]} quarantined  failed in the run while quarantined (not in newFailures or stillFailing)
  * @property {ResultSummary[]} flaky  passed in the run after a failed attempt
  * @property {ResultSummary[]} newTests  in the run only
  * @property {ResultSummary[]} removedTests  in the base only (results of the base run)
@@ -162,6 +172,25 @@
  * @property {number} minimumResults
  * @property {number} recoveryPasses
  * @property {number} brokenMinimum
+ *
+ * @typedef {object} QuarantineEntry  GET /api/v1/quarantine?project=&state=active|all → {entries: QuarantineEntry[]},
+ *   newest first. Applies to the test's results that ran in createdAt ..< endsAt.
+ * @property {number} id
+ * @property {string} project
+ * @property {string} suite
+ * @property {string} name
+ * @property {string} [arguments]  absent: any arguments
+ * @property {string} [page]  absent: any page
+ * @property {string} [device]  absent: any device
+ * @property {string} owner
+ * @property {string} reason
+ * @property {string} expires  the last day it applies, YYYY-MM-DD (UTC)
+ * @property {string} createdAt
+ * @property {string} [liftedAt]
+ * @property {string} endsAt  the start of the day after expires, or liftedAt when earlier
+ * @property {'active'|'expired'|'lifted'} state
+ * @property {{action: 'added'|'edited'|'lifted', role: 'upload'|'admin', actor: string, why: string, at: string}[]} changes
+ *   the audit log, oldest first (actor '' when the request named nobody)
  *
  * @typedef {object} ElementTree  the `element_tree` artifact the reporter uploads with a screenshot (SimulatedUI's
  *   ScreenSnapshot as JSON): {device: {name, width, height, scale}, root: Element}; sizes in points

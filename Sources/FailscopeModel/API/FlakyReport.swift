@@ -38,6 +38,14 @@ public struct FlakyReport: Codable, Sendable, Hashable {
 
     /// The page name reported for results without a recorded page (grouped by their suite).
     public static let noPage = "(no page)"
+
+    /// Why a flaky filter of `page` and `suite` is refused, or `nil` when it is not: `suite` narrows only
+    /// the results without a page (`page` is `noPage`), whose tests are grouped by suite. The one
+    /// statement of that rule, for the API (`GET /api/v1/flaky`) and `failscope flaky --data`.
+    public static func filterProblem(page: String?, suite: String?) -> String? {
+        guard suite != nil, page != noPage else { return nil }
+        return "suite applies only with page \"\(noPage)\""
+    }
 }
 
 /// Why a test is flaky.

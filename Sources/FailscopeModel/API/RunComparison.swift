@@ -7,9 +7,10 @@ import Foundation
 /// (`TestStatus.outcome`: failed and error fail, an expected failure passes, a skip is neither). Lists
 /// hold each test's last attempt, in
 /// the run's order (the base's for `fixed` and `removedTests`):
-/// - `newFailures`: failed in the run, and passed, was skipped or did not run in the base;
+/// - `newFailures`: failed in the run, not quarantined, and passed, was skipped or did not run in the base;
 /// - `fixed`: failed in the base, passed in the run;
-/// - `stillFailing`: failed in both;
+/// - `stillFailing`: failed in both, not quarantined in the run;
+/// - `quarantined`: failed in the run while quarantined (`ResultSummary.quarantined`): shown apart, forgiven;
 /// - `flaky`: passed in the run after a failed attempt (a retry that passed);
 /// - `newTests` / `removedTests`: in one run only;
 /// - `durationChanges`: tests that passed in both, by the largest change of duration first (at most
@@ -28,6 +29,7 @@ public struct RunComparison: Codable, Sendable, Hashable {
     public var newFailures: [ResultSummary]
     public var fixed: [ResultSummary]
     public var stillFailing: [ResultSummary]
+    public var quarantined: [ResultSummary]
     public var flaky: [ResultSummary]
     public var newTests: [ResultSummary]
     public var removedTests: [ResultSummary]
@@ -41,12 +43,17 @@ public struct RunComparison: Codable, Sendable, Hashable {
         self.run = run.summary
         self.base = base?.summary
         newFailures = now.order.compactMap { key in
-            guard let last = now.last[key], last.status.outcome == .fail else { return nil }
+            guard let last = now.last[key], last.status.outcome == .fail, !last.quarantined else { return nil }
             return before.last[key]?.status.outcome == .fail ? nil : last
         }
         stillFailing = now.order.compactMap { key in
-            guard let last = now.last[key], last.status.outcome == .fail, before.last[key]?.status.outcome == .fail
+            guard let last = now.last[key], last.status.outcome == .fail, !last.quarantined,
+                before.last[key]?.status.outcome == .fail
             else { return nil }
+            return last
+        }
+        quarantined = now.order.compactMap { key in
+            guard let last = now.last[key], last.status.outcome == .fail, last.quarantined else { return nil }
             return last
         }
         fixed = now.order.compactMap { key in

@@ -4,6 +4,8 @@ import Foundation
 ///
 /// `page` and `callSite` are those of the first failure, or else of the trail's last step;
 /// `message` is the first failure's message; `screenshot` the SHA-256 of the failure screenshot.
+/// `quarantined`: a quarantine entry applied to the test when this result ran (README.md "Quarantine"); a failed
+/// one is shown as "failed, quarantined".
 public struct ResultSummary: Codable, Sendable, Hashable {
     /// The service's id of this result (`GET /api/v1/results/{id}`).
     public var id: Int
@@ -22,11 +24,12 @@ public struct ResultSummary: Codable, Sendable, Hashable {
     public var callSite: SourceLocation?
     public var message: String?
     public var screenshot: String?
+    public var quarantined: Bool
 
     public init(
         id: Int, runId: String, testId: String, suite: String, name: String, arguments: String?, device: String?,
         attempt: Int, status: TestStatus, startedAt: Date?, duration: Double?, page: String?,
-        callSite: SourceLocation?, message: String?, screenshot: String?
+        callSite: SourceLocation?, message: String?, screenshot: String?, quarantined: Bool = false
     ) {
         self.id = id
         self.runId = runId
@@ -43,6 +46,7 @@ public struct ResultSummary: Codable, Sendable, Hashable {
         self.callSite = callSite
         self.message = message
         self.screenshot = screenshot
+        self.quarantined = quarantined
     }
 }
 

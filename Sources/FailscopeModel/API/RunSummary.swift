@@ -11,8 +11,10 @@ public enum RunStatus: String, Codable, Sendable, CaseIterable, Hashable {
     case failed
 }
 
-/// How many results of a run ended in each status (every attempt counts), and how many tests'
-/// last attempt failed or errored (`failingTests`).
+/// How many results of a run ended in each status (every attempt counts), how many tests'
+/// last attempt failed or errored (`failingTests`), and how many of those were quarantined when that attempt ran
+/// (`quarantinedFailingTests`: the failures forgiven, README.md "Quarantine"). In a page group of a run the two test
+/// counts are 0.
 public struct ResultCounts: Codable, Sendable, Hashable {
     public var total: Int
     public var passed: Int
@@ -21,10 +23,11 @@ public struct ResultCounts: Codable, Sendable, Hashable {
     public var skipped: Int
     public var expectedFailure: Int
     public var failingTests: Int
+    public var quarantinedFailingTests: Int
 
     public init(
         total: Int = 0, passed: Int = 0, failed: Int = 0, error: Int = 0, skipped: Int = 0, expectedFailure: Int = 0,
-        failingTests: Int = 0
+        failingTests: Int = 0, quarantinedFailingTests: Int = 0
     ) {
         self.total = total
         self.passed = passed
@@ -33,6 +36,7 @@ public struct ResultCounts: Codable, Sendable, Hashable {
         self.skipped = skipped
         self.expectedFailure = expectedFailure
         self.failingTests = failingTests
+        self.quarantinedFailingTests = quarantinedFailingTests
     }
 }
 
@@ -55,23 +59,38 @@ extension ResultCounts {
         }
     }
 
-    /// The summary lines' words: `18 results (15 passed, 2 failed, 0 errors, 1 skipped)`.
+    /// The summary lines' words: `18 results (15 passed, 2 failed, 0 errors, 1 skipped)`, and
+    /// `, 1 failing test quarantined` when some failing tests were quarantined.
     public var summaryText: String {
         "\(total) results (\(passed) passed, \(failed) failed, \(error) errors, \(skipped) skipped)"
+            + (quarantinedFailingTests == 0
+                ? ""
+                : ", \(quarantinedFailingTests) failing test\(quarantinedFailingTests == 1 ? "" : "s") quarantined")
     }
 }
 
 /// One run in `GET /api/v1/runs` and at the top of `GET /api/v1/runs/{runId}`: the uploaded `Run`
 /// metadata plus its status and result counts.
+///
+/// `statusWithQuarantine` is the status once the failures of quarantined tests are forgiven (what `failscope test
+/// --quarantine obey` exits by): `passed` for a `failed` run whose every failing test was quarantined, else `status`.
 public struct RunSummary: Codable, Sendable, Hashable {
     public var run: Run
     public var status: RunStatus
+    public var statusWithQuarantine: RunStatus
     public var counts: ResultCounts
 
     public init(run: Run, status: RunStatus, counts: ResultCounts) {
         self.run = run
         self.status = status
         self.counts = counts
+        self.statusWithQuarantine = Self.status(status, forgiving: counts)
+    }
+
+    /// The rule of `statusWithQuarantine`.
+    public static func status(_ status: RunStatus, forgiving counts: ResultCounts) -> RunStatus {
+        status == .failed && counts.failingTests > 0 && counts.quarantinedFailingTests == counts.failingTests
+            ? .passed : status
     }
 }
 

@@ -13,9 +13,9 @@ struct ScreenPainter {
     /// Alerts found during the walk, painted last over a dimmed screen.
     private var alerts: [ElementSnapshot] = []
 
-    /// DejaVu Sans is about 8 % wider than SF Pro: type sizes are scaled by this so that text fills
-    /// frames about as it does on iOS.
-    static let fontScale = 0.92
+    /// Type sizes are scaled by this so that text fills frames about as it does on iOS (the layout's
+    /// widths use the same factor).
+    static let fontScale = TextMetrics.fontScale
 
     /// How far a single line of text may shrink to fit its frame before it is truncated with `…`.
     static let minimumScaleFactor = 0.85
@@ -194,17 +194,15 @@ struct ScreenPainter {
 
     /// The text style an `ElementStyle` names (see `ElementStyle`'s documentation for sizes).
     static func textStyle(for style: ElementStyle?) -> TextStyle {
+        let style = style ?? .body
+        let color: RGBAColor
         switch style {
-        case .largeTitle: TextStyle(size: 34, weight: .bold, color: IOSPalette.label)
-        case .title: TextStyle(size: 28, weight: .bold, color: IOSPalette.label)
-        case .headline: TextStyle(size: 17, weight: .bold, color: IOSPalette.label)
-        case .secondary: TextStyle(size: 15, color: IOSPalette.secondaryLabel)
-        case .caption: TextStyle(size: 12, color: IOSPalette.secondaryLabel)
-        case .error: TextStyle(size: 15, color: IOSPalette.red)
-        case .destructive: TextStyle(size: 17, color: IOSPalette.red)
-        case .filled: TextStyle(size: 17, weight: .bold, color: .white)
-        case .plain: TextStyle(size: 17, color: IOSPalette.tint)
-        case .body, nil: TextStyle(size: 17, color: IOSPalette.label)
+        case .largeTitle, .title, .headline, .body: color = IOSPalette.label
+        case .secondary, .caption: color = IOSPalette.secondaryLabel
+        case .error, .destructive: color = IOSPalette.red
+        case .filled: color = .white
+        case .plain: color = IOSPalette.tint
         }
+        return TextStyle(size: style.pointSize, weight: style.isBold ? .bold : .regular, color: color)
     }
 }

@@ -7,31 +7,25 @@ import Foundation
 enum ExportCommand: Command {
     static let name = "export"
     static let summary = "Write a run's results as JUnit XML."
-    static let usage = """
-        USAGE: failscope export --run <id> [--url <url>] [--token <token>] [--format junit] [--output <file>]
-
-        OPTIONS:
-          --run <id>         The run to export.
-          --url <url>        The service. (env FAILSCOPE_URL)
-          --token <token>    Read token for the service. (env FAILSCOPE_READ_TOKEN)
-          --format junit     The format. (default: junit)
-          --output <file>    Where to write it. (default: standard output)
-
-          Every result is a <testcase> (a retry one more, with a 'repetition' property), with its
-          failures' messages and locations, its skip reason, its arguments and device as properties:
-          `failscope import` reads the file back to the same tests.
+    static let discussion = """
+        Every result is a <testcase> (a retry one more, with a 'repetition' property), with its
+        failures' messages and locations, its skip reason, its arguments and device as properties:
+        `failscope import` reads the file back to the same tests.
         """
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        guard let runID = try arguments.option("run").map({ try Arguments.validRunID($0, option: "run") }) else {
-            throw UsageError("--run is required")
-        }
-        let url = try arguments.requiredServiceURL()
-        let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
-        let format = arguments.option("format") ?? "junit"
-        guard format == "junit" else { throw UsageError("--format must be junit, got \"\(format)\"") }
-        let output = arguments.option("output")
-        try arguments.checkAllConsumed()
+    static let runID = SharedOptions.run.help("The run to export.").required()
+    static let url = SharedOptions.url.required()
+    static let format = Option<String>.choice("format", ["junit"], help: "The format.", default: "junit")
+    static let output = Option<String>(
+        "output", value: "file", help: "Where to write it.", defaultHelp: "standard output")
+    static let options: [any OptionDeclaration] = [runID, url, SharedOptions.readToken, format, output]
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        let runID = try arguments.required(Self.runID)
+        let url = try arguments.required(Self.url)
+        let token = try arguments.value(SharedOptions.readToken)
+        _ = try arguments.required(Self.format)  // one format today: the option says so and refuses others
+        let output = try arguments.value(Self.output)
 
         let api = APIClient(baseURL: url, token: token)
         let results: [TestResult]
@@ -41,15 +35,9 @@ enum ExportCommand: Command {
             throw CommandError(RunsCommand.clean("\(error)"))
         }
         let xml = JUnitWriter.write(results, name: runID)
+        try Arguments.write(xml, to: output)
         if let output {
-            do {
-                try xml.write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw CommandError("cannot write \(output): \(error.localizedDescription)")
-            }
             printError("failscope export: \(results.count) result(s) of run \(RunsCommand.clean(runID)) in \(output)")
-        } else {
-            FileHandle.standardOutput.write(xml)
         }
         return 0
     }

@@ -8,60 +8,62 @@ import Foundation
 enum FlakyCommand: Command {
     static let name = "flaky"
     static let summary = "Flaky tests by page: which pages make the UI tests flaky, and which tests."
-    static let usage = """
-        USAGE: failscope flaky [--page <page>] [--suite <suite>] [--project <p>] [--branch <b> | --all-branches]
-                               [--days <n>] [--device <d>] [--pages] [--json]
-                               [--url <url> [--token <t>] | --data <dir> [--database <file>]]
+    static let discussion = "Rules: docs/flaky.md. Exit status 0 with or without flaky tests."
 
-        OPTIONS:
-          --page <page>      Only tests with a failure on this page ("(no page)": results without one).
-          --suite <suite>    With --page "(no page)": only this suite.
-          --project <p>      Only this project.
-          --branch <b>       Apply the rules on this branch. (default: main)
-          --all-branches     Every branch, each judged on its own.
-          --days <n>         Window of whole UTC days ending today, 1...365. (default: 14)
-          --device <d>       Only results on this device.
-          --pages            List pages ranked by flaky failures instead of tests.
-          --json             Print the API's JSON instead of a table.
-          --url <url>        Ask this Failscope service. (env FAILSCOPE_URL)
-          --token <t>        Read token for --url. (env FAILSCOPE_READ_TOKEN)
-          --data <dir>       Read this data folder directly, read-only. (default: .failscope; env FAILSCOPE_DATA)
-          --database <file>  With --data: the SQLite database, a path or sqlite:PATH. (default: failscope.sqlite
-                             in --data; env FAILSCOPE_DATABASE)
+    // The filters are the API's parameters (docs/flaky.md): the service, or with --data the store, checks them.
+    static let page = Option<String>(
+        "page", value: "page",
+        help: "Only tests with a failure on this page (\"\(FlakyReport.noPage)\": results without one).")
+    static let suite = Option<String>(
+        "suite", value: "suite", help: "With --page \"\(FlakyReport.noPage)\": only this suite.")
+    static let project = Option<String>("project", value: "p", help: "Only this project.")
+    static let branch = Option<String>("branch", value: "b", help: "Apply the rules on this branch.", default: "main")
+    static let allBranches = Option<Bool>.flag("all-branches", help: "Every branch, each judged on its own.")
+    static let days = Option<Int>(
+        "days", value: "n", help: "Window of whole UTC days ending today.", default: FailscopeStore.FlakyQuery().days,
+        parse: { text throws(InvalidValue) in
+            guard let days = Int(text) else { throw InvalidValue(mustBe: "a whole number") }
+            return days
+        })
+    static let device = Option<String>("device", value: "d", help: "Only results on this device.")
+    static let pages = Option<Bool>.flag("pages", help: "List pages ranked by flaky failures instead of tests.")
+    static let json = Option<Bool>.flag("json", help: "Print the API's JSON instead of a table.")
+    static let url = SharedOptions.url.help("Ask this Failscope service.")
+    static let data = SharedOptions.data.help("Read this data folder directly, read-only.")
+    static let database = SharedOptions.database.help("With --data: the SQLite database, a path or sqlite:PATH.")
+    static let options: [any OptionDeclaration] = [
+        page, suite, project, branch, allBranches, days, device, pages, json, url, SharedOptions.readToken, data,
+        database,
+    ]
 
-          Rules: docs/flaky.md. Exit status 0 with or without flaky tests.
-        """
-    static let booleanFlags: Set<String> = ["json", "pages", "all-branches"]
-
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         var query = FailscopeStore.FlakyQuery()
-        query.page = nonEmpty(arguments.option("page"))
-        query.suite = nonEmpty(arguments.option("suite"))
-        query.project = nonEmpty(arguments.option("project"))
-        let branch = arguments.option("branch")
-        let allBranches = arguments.flag("all-branches")
-        if allBranches && branch != nil { throw UsageError("--branch and --all-branches exclude each other") }
-        query.branch = allBranches ? nil : (branch ?? "main")
-        query.days = try arguments.integer("days", default: 14, in: 1...365)
-        query.device = nonEmpty(arguments.option("device"))
-        if query.device == "*" { throw UsageError("--device '*' is reserved") }
-        if query.suite != nil && query.page != FlakyReport.noPage {
-            throw UsageError("--suite applies only with --page \"\(FlakyReport.noPage)\"")
+        query.page = try arguments.value(Self.page).flatMap(nonEmpty)
+        query.suite = try arguments.value(Self.suite).flatMap(nonEmpty)
+        query.project = try arguments.value(Self.project).flatMap(nonEmpty)
+        let allBranches = arguments.flag(Self.allBranches)
+        if allBranches && arguments.isGiven(Self.branch) {
+            throw UsageError("--branch and --all-branches exclude each other")
         }
-        let listPages = arguments.flag("pages")
-        let json = arguments.flag("json")
-        let urlOption = arguments.option("url")
-        let data = arguments.option("data")
-        let url = try data == nil ? arguments.serviceURL() : nil  // --data reads the folder whatever FAILSCOPE_URL says
-        let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
+        query.branch = allBranches ? nil : try arguments.required(Self.branch)
+        query.days = try arguments.required(Self.days)
+        query.device = try arguments.value(Self.device).flatMap(nonEmpty)
+        let listPages = arguments.flag(pages)
+        let json = arguments.flag(Self.json)
+        let fromData = arguments.isGiven(data)
+        if fromData && arguments.isGiven(url) { throw UsageError("--url and --data exclude each other") }
+        let url = try fromData ? nil : arguments.value(Self.url)  // --data reads the folder whatever FAILSCOPE_URL says
+        let token = try arguments.value(SharedOptions.readToken)
         let directory = try arguments.dataDirectory()
-        let database = try arguments.database()
-        try arguments.checkAllConsumed()
-        if data != nil && urlOption != nil { throw UsageError("--url and --data exclude each other") }
+        let database = try arguments.value(Self.database)
+        // The one rule of the filters that the store leaves to its callers; --pages takes no suite either.
+        if let problem = FlakyReport.filterProblem(page: query.page, suite: query.suite) {
+            throw UsageError(problem)
+        }
 
         let encoder = WireCoding.encoder()
         encoder.outputFormatting.insert(.prettyPrinted)
-        if let url, data == nil {
+        if let url {
             let client = APIClient(baseURL: url, token: token)
             var parameters = ["days": String(query.days)]
             for (key, value) in [
@@ -73,18 +75,27 @@ enum FlakyCommand: Command {
             do {
                 if listPages {
                     let list = try await client.get(FlakyPageList.self, "api/v1/pages", query: parameters)
-                    print(json ? String(decoding: try encoder.encode(list), as: UTF8.self) : FlakyTable.pages(list, query))
+                    print(
+                        json ? String(decoding: try encoder.encode(list), as: UTF8.self) : FlakyTable.pages(list, query)
+                    )
                 } else {
                     let report = try await client.get(FlakyReport.self, "api/v1/flaky", query: parameters)
                     print(json ? String(decoding: try encoder.encode(report), as: UTF8.self) : FlakyTable.tests(report))
                 }
+            } catch .status(400, _, let message) as APIClientError {
+                throw UsageError(RunsCommand.clean(message))  // a filter the service refuses
             } catch let error as APIClientError {
                 throw CommandError(RunsCommand.clean("\(error)"))  // it quotes the service: untrusted text
             }
             return 0
         }
+        let reader: FlakyReader
         do {
-            let reader = try FlakyReader(directory: directory, database: database)
+            reader = try FlakyReader(directory: directory, database: database)
+        } catch {
+            throw CommandError(store: error)
+        }
+        do {
             if listPages {
                 let list = try reader.flakyPages(query)
                 print(json ? String(decoding: try encoder.encode(list), as: UTF8.self) : FlakyTable.pages(list, query))
@@ -92,14 +103,16 @@ enum FlakyCommand: Command {
                 let report = try reader.flakyTests(query)
                 print(json ? String(decoding: try encoder.encode(report), as: UTF8.self) : FlakyTable.tests(report))
             }
-        } catch let error as StoreError {
+        } catch .invalid(let message) as StoreError {
+            throw UsageError(RunsCommand.clean(message))  // a filter the store refuses, as the API does
+        } catch {
             throw CommandError(store: error)
         }
         return 0
     }
 
-    private static func nonEmpty(_ value: String?) -> String? {
-        value.flatMap { $0.isEmpty ? nil : $0 }
+    private static func nonEmpty(_ value: String) -> String? {
+        value.isEmpty ? nil : value
     }
 }
 
@@ -149,7 +162,8 @@ enum FlakyTable {
                 let name = "\(test.suite).\(test.name)\(test.arguments.map { "(\($0))" } ?? "")"
                 let pages = test.pages.map { "\($0.page)(\($0.failureCount))" }.joined(separator: " ")
                 lines.append(
-                    cell(name, 44) + " " + (branchColumn ? cell(test.branch, 16) + " " : "") + cell(test.flipRate.map { String(format: "%.2f", $0) } ?? "-", 5, right: true)
+                    cell(name, 44) + " " + (branchColumn ? cell(test.branch, 16) + " " : "")
+                        + cell(test.flipRate.map { String(format: "%.2f", $0) } ?? "-", 5, right: true)
                         + " " + cell(String(test.passCount), 5, right: true) + " "
                         + cell(String(test.failCount), 5, right: true) + " "
                         + cell(String(test.contradictingCommitCount), 7, right: true) + "  " + cell(pages, 28) + " "
@@ -184,7 +198,8 @@ enum FlakyTable {
             lines.append(
                 cell(name, 32) + " " + cell(String(page.flakyTestCount), 6, right: true) + " "
                     + cell(String(page.flakyFailureCount), 6, right: true) + " "
-                    + cell(String(page.failureCount), 6, right: true) + " " + cell(String(page.resultCount), 8, right: true)
+                    + cell(String(page.failureCount), 6, right: true) + " "
+                    + cell(String(page.resultCount), 8, right: true)
                     + "  " + cell(day(page.lastFlakyFailureAt), 16) + "  "
                     + RunsCommand.clean(
                         page.devices.map { "\($0.device.isEmpty ? "(none)" : $0.device) \($0.failureCount)" }

@@ -5,24 +5,20 @@ import Foundation
 enum GCCommand: Command {
     static let name = "gc"
     static let summary = "Delete runs older than N days and the artifacts nothing references any more."
-    static let usage = """
-        USAGE: failscope gc --keep-days <n> [--data <dir>] [--database <db>]
-
-        OPTIONS:
-          --keep-days <n>         Keep runs that started within the last n days (1...36500).
-          --data <dir>            Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
-        \(Arguments.databaseHelp)
-
-          Deletions run in one transaction; a busy database (a running service) makes gc wait up to 5 s
-          for the lock and otherwise fail without changes. 'failscope serve --retention-days' sweeps in-process.
+    static let discussion = """
+        Deletions run in one transaction; a busy database (a running service) makes gc wait up to 5 s
+        for the lock and otherwise fail without changes. 'failscope serve --retention-days' sweeps
+        in-process.
         """
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        guard arguments.option("keep-days") != nil else { throw UsageError("--keep-days is required") }
-        let keepDays = try arguments.integer("keep-days", default: 0, in: 1...36_500)
+    static let keepDays = Option<Int>.integer(
+        "keep-days", in: 1...36_500, help: "Keep runs that started within the last n days.", required: true)
+    static let options: [any OptionDeclaration] = [keepDays, SharedOptions.data, SharedOptions.database]
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        let keepDays = try arguments.required(Self.keepDays)
         let data = try arguments.dataDirectory()
-        let database = try arguments.database()
-        try arguments.checkAllConsumed()
+        let database = try arguments.value(SharedOptions.database)
         let report: FailscopeStore.GarbageReport
         do {
             let store = try FailscopeStore(directory: data, database: database)

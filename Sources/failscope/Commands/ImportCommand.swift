@@ -13,62 +13,55 @@ import Foundation
 enum ImportCommand: Command {
     static let name = "import"
     static let summary = "Import JUnit XML, Swift Testing event streams or xcresult JSON as runs."
-    static let usage = """
-        USAGE: failscope import --project <name> [--branch <b>] [--commit <sha>] [--device <name>]
-                                [--url <url>] [--token <token>] [--run-id <id>] [--spool <dir>]
-                                [--retry-seconds <n>] [--dry-run] <file>...
+    static let discussion = """
+        Every request is idempotent. A run the service did not take stays in the spool, and
+        `failscope upload` (with the same --spool) sends it later.
 
-        ARGUMENTS:
-          <file>             Report files, folders (every file inside, recursively) or glob patterns ("out/*.xml").
-                             The format is read from the content: JUnit/xUnit XML, Swift Testing event stream
-                             (JSON Lines), `xcrun xcresulttool get test-results tests` JSON (or the legacy JSON).
-
-        OPTIONS:
-          --project <name>   The project the runs belong to. (required)
-          --branch <b>       The branch that was tested.
-          --commit <sha>     The commit that was tested.
-          --device <name>    The device, overriding the one a report names.
-          --url <url>        The Failscope service. (env FAILSCOPE_URL; required unless --dry-run)
-          --token <token>    An upload token. (env FAILSCOPE_TOKEN)
-          --run-id <id>      Import every file into this one run (1-64 of A-Z a-z 0-9 . _ -), e.g. SwiftPM's
-                             xunit.xml with its xunit-swift-testing.xml. (default: one run per file, its id
-                             derived from the project, --branch, --commit, --device and the file's bytes, so
-                             importing the same file with the same options again changes nothing)
-          --spool <dir>      Where each run waits until the service has it. (default: .failscope/spool;
-                             env FAILSCOPE_SPOOL)
-          --retry-seconds <n>
-                             How long to retry an unreachable service. (default: 20)
-          --dry-run          Parse and print per file: tests, failures, skipped, flaky, warnings. Upload nothing.
-
-          Every request is idempotent. A run the service did not take stays in the spool, and
-          `failscope upload` (with the same --spool) sends it later.
-
-          Exit status: 0 all imported, 2 some files failed, 1 nothing imported, 64 usage error.
+        Exit status: 0 all imported, 2 some files failed, 1 nothing imported, 64 usage error.
         """
-    static let booleanFlags: Set<String> = ["dry-run"]
+    static let positional: PositionalArgument? = PositionalArgument(
+        kind: .words, valueName: "file",
+        help: "Report files, folders (every file inside, recursively) or glob patterns (\"out/*.xml\"). The format "
+            + "is read from the content: JUnit/xUnit XML, Swift Testing event stream (JSON Lines), `xcrun "
+            + "xcresulttool get test-results tests` JSON (or the legacy JSON).")
+
+    static let project = Option<String>(
+        "project", value: "name", help: "The project the runs belong to.", required: true)
+    static let branch = Option<String>("branch", value: "b", help: "The branch that was tested.")
+    static let commit = Option<String>("commit", value: "sha", help: "The commit that was tested.")
+    static let device = Option<String>("device", value: "name", help: "The device, overriding the one a report names.")
+    static let url = SharedOptions.url.help("The Failscope service; required unless --dry-run.")
+    static let runID = SharedOptions.runID.help(
+        "Import every file into this one run (\(Run.idRule)), e.g. SwiftPM's xunit.xml with its xunit-swift-testing.xml. Without "
+            + "it, one run per file, its id derived from the project, --branch, --commit, --device and the file's "
+            + "bytes, so importing the same file with the same options again changes nothing.")
+    static let spool = SharedOptions.spool.help("Where each run waits until the service has it.")
+    static let dryRun = Option<Bool>.flag(
+        "dry-run", help: "Parse and print per file: tests, failures, skipped, flaky, warnings. Upload nothing.")
+    static let options: [any OptionDeclaration] = [
+        project, branch, commit, device, url, SharedOptions.uploadToken, runID, spool, SharedOptions.retrySeconds,
+        dryRun,
+    ]
 
     /// Files at least this large report their progress on stderr.
     static let progressThreshold: Int64 = 16 << 20
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        guard let project = arguments.option("project"), !project.isEmpty else {
-            throw UsageError("--project is required")
-        }
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        let project = try arguments.required(Self.project)
+        guard !project.isEmpty else { throw UsageError("--project is required") }
         let options = ImportOptions(
-            project: project, branch: arguments.option("branch"), commit: arguments.option("commit"),
-            device: arguments.option("device"))
-        let dryRun = arguments.flag("dry-run")
-        let url = try arguments.serviceURL()
-        let token = arguments.token(else: "FAILSCOPE_TOKEN")
-        let runIDOption = arguments.option("run-id")
-        let spoolPath = arguments.spoolPath()
+            project: project, branch: try arguments.value(branch), commit: try arguments.value(commit),
+            device: try arguments.value(device))
+        let dryRun = arguments.flag(Self.dryRun)
+        let url = try arguments.value(Self.url)
+        let token = try arguments.value(SharedOptions.uploadToken)
+        let runID = try arguments.value(Self.runID)
+        let spoolPath = try arguments.required(spool)
         let retry = try arguments.retryWindow()
         let reports = arguments.positional
-        try arguments.checkAllConsumed()
         guard !reports.isEmpty else {
             throw UsageError("give at least one report file, folder or pattern")
         }
-        let runID = try runIDOption.map { try Arguments.validRunID($0) }
         var uploader: ReportUploader?
         if !dryRun {
             guard let url else {

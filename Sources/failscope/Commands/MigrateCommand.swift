@@ -5,22 +5,16 @@ import Foundation
 enum MigrateCommand: Command {
     static let name = "migrate"
     static let summary = "Apply pending database migrations."
-    static let usage = """
-        USAGE: failscope migrate [--data <dir>] [--database <db>]
-
-        OPTIONS:
-          --data <dir>            Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
-        \(Arguments.databaseHelp)
-
-          Each migration runs in its own transaction and is recorded with its SHA-256; a changed or missing
-          applied migration, or a database from a newer failscope, is refused (exit 1). A folder without a
-          database gets a new one (said on the first line).
+    static let discussion = """
+        Each migration runs in its own transaction and is recorded with its SHA-256; a changed or missing
+        applied migration, or a database from a newer failscope, is refused (exit 1). A folder without a
+        database gets a new one (said on the first line).
         """
+    static let options: [any OptionDeclaration] = [SharedOptions.data, SharedOptions.database]
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         let data = try arguments.dataDirectory()
-        let database = try arguments.database() ?? .sqlite(in: data)
-        try arguments.checkAllConsumed()
+        let database = try arguments.value(SharedOptions.database) ?? .sqlite(in: data)
         // Say so when there was no database (a mistyped --data path would otherwise pass silently).
         var created: String?
         if case .sqlite(let path) = database, !FileManager.default.fileExists(atPath: path) {

@@ -7,42 +7,39 @@ import Foundation
 enum RunsCommand: Command {
     static let name = "runs"
     static let summary = "List runs, newest first."
-    static let usage = """
-        USAGE: failscope runs [--url <url> | --data <dir>] [--project <name>] [--branch <name>]
-                              [--status <status>] [--limit <n>] [--cursor <cursor>] [--json]
 
-        OPTIONS:
-          --url <url>        A Failscope service to ask, e.g. http://127.0.0.1:8080. (env FAILSCOPE_URL)
-          --token <token>    Read token for the service. (env FAILSCOPE_READ_TOKEN)
-          --data <dir>       Read a local data folder instead. (default: .failscope; env FAILSCOPE_DATA)
-          --project <name>   Only runs of this project.
-          --branch <name>    Only runs of this branch.
-          --status <status>  Only runs that are incomplete, passed or failed.
-          --limit <n>        Runs per page, 1...200. (default: 20)
-          --cursor <cursor>  Continue after a previous page (its "next:" line).
-          --json             Print the API's JSON (RunList) instead of a table.
-        """
-    static let booleanFlags: Set<String> = ["json"]
+    /// `--url`, also spelled `--server` (its older name).
+    static let url = SharedOptions.url.alias("server")
+    static let data = SharedOptions.data.help("Read a local data folder instead.")
+    static let project = Option<String>("project", value: "name", help: "Only runs of this project.")
+    static let branch = Option<String>("branch", value: "name", help: "Only runs of this branch.")
+    static let status = Option<RunStatus>(
+        "status", value: "status", help: "Only runs that are incomplete, passed or failed.",
+        parse: { text throws(InvalidValue) in
+            guard let status = RunStatus(rawValue: text) else {
+                throw InvalidValue(mustBe: InvalidValue.list(RunStatus.allCases.map(\.rawValue)))
+            }
+            return status
+        })
+    static let limit = Option<Int>.integer("limit", in: 1...200, help: "Runs per page.", default: 20)
+    static let cursor = Option<String>(
+        "cursor", value: "cursor", help: "Continue after a previous page (its \"next:\" line).")
+    static let json = Option<Bool>.flag("json", help: "Print the API's JSON (RunList) instead of a table.")
+    static let options: [any OptionDeclaration] = [
+        url, SharedOptions.readToken, data, project, branch, status, limit, cursor, json,
+    ]
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        // --url and FAILSCOPE_URL as every other command; --server is the older spelling.
-        let given = arguments.option("url") ?? arguments.option("server")
-        let server = try given.map(Arguments.serviceURL(parsing:)) ?? arguments.serviceURL()
-        let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        let server = try arguments.value(url)
+        let token = try arguments.value(SharedOptions.readToken)
         let data = try arguments.dataDirectory()
         var query = FailscopeStore.RunQuery()
-        query.project = arguments.option("project")
-        query.branch = arguments.option("branch")
-        if let status = arguments.option("status") {
-            guard let parsed = RunStatus(rawValue: status) else {
-                throw UsageError("--status must be incomplete, passed or failed, got \"\(status)\"")
-            }
-            query.status = parsed
-        }
-        query.limit = try arguments.integer("limit", default: 20, in: 1...200)
-        query.cursor = arguments.option("cursor")
-        let json = arguments.flag("json")
-        try arguments.checkAllConsumed()
+        query.project = try arguments.value(project)
+        query.branch = try arguments.value(branch)
+        query.status = try arguments.value(status)
+        query.limit = try arguments.required(limit)
+        query.cursor = try arguments.value(cursor)
+        let json = arguments.flag(Self.json)
 
         let list: RunList
         if let server {

@@ -6,106 +6,85 @@ import HTTPServer
 enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "Run the Failscope service (API, artifacts, dashboard)."
-    static let usage = """
-        USAGE: failscope serve [--host <host>] [--port <port>] [--data <dir>] [--database <db>]
-                               [--upload-token <token>]... [--read-token <token>] [--web <dir>] [--threads <n>]
-                               [--retention-days <n>] [--connections-per-address <n>]
-                               [--webhook <url>]... [--webhook-secret <secret>] [--public-url <url>]
-
-        OPTIONS:
-          --host <host>           Address to listen on. (default: 127.0.0.1; env FAILSCOPE_HOST)
-          --port <port>           TCP port; 0 picks a free one. (default: 8080; env FAILSCOPE_PORT)
-          --data <dir>            Folder of the database and artifacts. (default: .failscope; env FAILSCOPE_DATA)
-        \(Arguments.databaseHelp)
-          --upload-token <token>  A token that may upload; repeat for several. Without one, uploads are refused.
-                                  (env FAILSCOPE_UPLOAD_TOKENS, comma-separated)
-          --read-token <token>    Require this token (or an upload token) for API reads. (env FAILSCOPE_READ_TOKEN)
-          --web <dir>             The dashboard folder. (default: Web/ beside the binary, in ../share/failscope,
-                                  or in the source checkout; env FAILSCOPE_WEB)
-          --threads <n>           HTTP worker threads. (default: 4)
-          --connections-per-address <n>
-                                  Most simultaneous connections from one IP address; 0 for no cap (behind a
-                                  proxy, every client has its address). (default: \(HTTPServerConfiguration().connectionsPerAddressLimit);
-                                  env FAILSCOPE_CONNECTIONS_PER_ADDRESS)
-          --retention-days <n>    Delete runs older than n days at start and then daily, like
-                                  'failscope gc' without VACUUM. (default: keep everything;
-                                  env FAILSCOPE_RETENTION_DAYS)
-          --webhook <url>         Send events (run.finished, test.flaky, test.broken, test.fixed) to this http or
-                                  https URL; repeat for several. More can be added through the API.
-                                  (env FAILSCOPE_WEBHOOKS, comma-separated)
-          --webhook-secret <secret>
-                                  The key of the X-Failscope-Signature HMAC of --webhook deliveries; required
-                                  with --webhook. Prefer the environment: arguments show in ps.
-                                  (env FAILSCOPE_WEBHOOK_SECRET)
-          --public-url <url>      The dashboard's address as webhook receivers reach it, for the links in
-                                  events. (default: http://<host>:<port>/; env FAILSCOPE_PUBLIC_URL)
-
-          Migrations are applied at start; a database that cannot be trusted stops the service (exit 1),
-          one that cannot be reached too (exit 69).
-          SIGINT or SIGTERM stop it gracefully (in-flight requests finish, the database is closed).
+    static let discussion = """
+        Migrations are applied at start; a database that cannot be trusted stops the service (exit 1),
+        one that cannot be reached too (exit 69).
+        SIGINT or SIGTERM stop it gracefully (in-flight requests finish, the database is closed).
         """
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
-        let host = arguments.option("host") ?? environment["FAILSCOPE_HOST"] ?? "127.0.0.1"
-        let portText = arguments.option("port") ?? environment["FAILSCOPE_PORT"] ?? "8080"
-        guard let port = Int(portText), (0...65535).contains(port) else {
-            throw UsageError("--port must be a whole number in 0...65535, got \"\(portText)\"")
-        }
+    static let host = Option<String>(
+        "host", value: "host", help: "Address to listen on.", default: "127.0.0.1", environment: "FAILSCOPE_HOST")
+    static let port = Option<Int>.integer(
+        "port", value: "port", in: 0...65535, help: "TCP port; 0 picks a free one.", default: 8080,
+        environment: "FAILSCOPE_PORT")
+    static let uploadToken = Option<String>(
+        "upload-token", value: "token",
+        help: "A token that may upload; repeat for several. Without one, uploads are refused.",
+        environment: "FAILSCOPE_UPLOAD_TOKENS", repeatable: true)
+    static let readToken = Option<String>(
+        "read-token", value: "token", help: "Require this token (or an upload token) for API reads.",
+        environment: "FAILSCOPE_READ_TOKEN")
+    static let adminToken = Option<String>(
+        "admin-token", value: "token",
+        help: "A token that may change the quarantine (as upload tokens may) but not upload.",
+        environment: "FAILSCOPE_ADMIN_TOKEN")
+    static let web = Option<String>(
+        "web", value: "dir", help: "The dashboard folder.",
+        defaultHelp: "Web/ beside the binary, in ../share/failscope, or in the source checkout",
+        environment: "FAILSCOPE_WEB")
+    static let threads = Option<Int>.integer("threads", in: 1...64, help: "HTTP worker threads.", default: 4)
+    static let connectionsPerAddress = Option<Int>.integer(
+        "connections-per-address", in: 0...100_000,
+        help: "Most simultaneous connections from one IP address; 0 for no cap (behind a proxy, every client has "
+            + "its address).", defaultHelp: "\(HTTPServerConfiguration().connectionsPerAddressLimit)",
+        environment: "FAILSCOPE_CONNECTIONS_PER_ADDRESS")
+    static let retentionDays = Option<Int>.integer(
+        "retention-days", in: 1...36_500,
+        help: "Delete runs older than n days at start and then daily, like 'failscope gc' without VACUUM.",
+        defaultHelp: "keep everything", environment: "FAILSCOPE_RETENTION_DAYS")
+    static let webhook = Option<String>(
+        "webhook", value: "url",
+        help: "Send events (run.finished, test.flaky, test.broken, test.fixed) to this http or https URL; repeat for "
+            + "several. More can be added through the API.",
+        environment: "FAILSCOPE_WEBHOOKS", repeatable: true, parse: webhookURL(parsing:))
+    static let webhookSecret = Option<String>(
+        "webhook-secret", value: "secret",
+        help: "The key of the X-Failscope-Signature HMAC of --webhook deliveries; required with --webhook. Prefer "
+            + "the environment: arguments show in ps.", environment: "FAILSCOPE_WEBHOOK_SECRET")
+    static let publicURL = Option<String>(
+        "public-url", value: "url", help: "The dashboard's address as webhook receivers reach it, for event links.",
+        defaultHelp: "http://<host>:<port>/", environment: "FAILSCOPE_PUBLIC_URL", parse: webhookURL(parsing:))
+    static let options: [any OptionDeclaration] = [
+        host, port, SharedOptions.data, SharedOptions.database, uploadToken, readToken, adminToken, web, threads,
+        connectionsPerAddress, retentionDays, webhook, webhookSecret, publicURL,
+    ]
+
+    /// An absolute http or https URL with a host; the refusal does not quote it (a webhook URL may hold a token).
+    static func webhookURL(parsing text: String) throws(InvalidValue) -> String {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            !(url.host ?? "").isEmpty
+        else { throw InvalidValue(message: "--webhook and --public-url must be http or https URLs with a host") }
+        return text
+    }
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        let host = try arguments.required(Self.host)
+        let port = try arguments.required(Self.port)
         let data = try arguments.dataDirectory()
-        let database = try arguments.database()
-        var uploadTokens = arguments.options("upload-token")
-        if uploadTokens.isEmpty, let list = environment["FAILSCOPE_UPLOAD_TOKENS"] {
-            uploadTokens = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
-        }
-        let readToken =
-            arguments.option("read-token") ?? environment["FAILSCOPE_READ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let webOption = arguments.option("web") ?? environment["FAILSCOPE_WEB"]
-        let threads = try arguments.integer("threads", default: 4, in: 1...64)
-        let perAddressText =
-            arguments.option("connections-per-address") ?? environment["FAILSCOPE_CONNECTIONS_PER_ADDRESS"]
-        var connectionsPerAddress: Int?
-        if let perAddressText {
-            guard let cap = Int(perAddressText), (0...100_000).contains(cap) else {
-                throw UsageError(
-                    "--connections-per-address must be a whole number in 0...100000, got \"\(perAddressText)\"")
-            }
-            connectionsPerAddress = cap
-        }
-        let retentionText = arguments.option("retention-days") ?? environment["FAILSCOPE_RETENTION_DAYS"]
-        var retentionDays: Int?
-        if let retentionText {
-            guard let days = Int(retentionText), (1...36_500).contains(days) else {
-                throw UsageError("--retention-days must be a whole number in 1...36500, got \"\(retentionText)\"")
-            }
-            retentionDays = days
-        }
-        var webhooks = arguments.options("webhook")
-        if webhooks.isEmpty, let list = environment["FAILSCOPE_WEBHOOKS"] {
-            webhooks = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
-        let webhookSecret =
-            arguments.option("webhook-secret")
-            ?? environment["FAILSCOPE_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-        for url in webhooks {
-            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
-                !(parsed.host ?? "").isEmpty
-            else { throw UsageError("--webhook must be an http or https URL, got \"\(RunsCommand.clean(url))\"") }
-        }
+        let database = try arguments.value(SharedOptions.database)
+        let uploadTokens = try arguments.values(uploadToken)
+        let readToken = try arguments.value(Self.readToken)
+        let adminToken = try arguments.value(Self.adminToken)
+        let webOption = try arguments.value(web)
+        let threads = try arguments.required(Self.threads)
+        let connectionsPerAddress = try arguments.value(Self.connectionsPerAddress)
+        let retentionDays = try arguments.value(Self.retentionDays)
+        let webhooks = try arguments.values(webhook)
+        let webhookSecret = try arguments.value(Self.webhookSecret)
+        let publicURL = try arguments.value(Self.publicURL)
         if !webhooks.isEmpty && webhookSecret == nil {
             throw UsageError("--webhook needs --webhook-secret or FAILSCOPE_WEBHOOK_SECRET (the signature's key)")
         }
-        let publicURLOption = arguments.option("public-url") ?? environment["FAILSCOPE_PUBLIC_URL"]
-        if let publicURLOption {
-            guard let parsed = URL(string: publicURLOption),
-                ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), !(parsed.host ?? "").isEmpty
-            else {
-                throw UsageError(
-                    "--public-url must be an http or https URL, got \"\(RunsCommand.clean(publicURLOption))\"")
-            }
-        }
-        try arguments.checkAllConsumed()
 
         let web: URL?
         do {
@@ -113,22 +92,21 @@ enum ServeCommand: Command {
         } catch {
             throw UsageError("--web: no folder at \(webOption ?? "")")
         }
-        let listenHost = host.contains(":") ? "[\(host)]" : host
         let server: FailscopeServer
         do {
             server = try FailscopeServer(
                 dataDirectory: data, database: database, host: host, port: port, threadCount: threads,
                 connectionsPerAddress: connectionsPerAddress,
                 configuration: ServiceConfiguration(
-                    uploadTokens: uploadTokens, readToken: readToken, webDirectory: web,
-                    webhooks: WebhookSettings(urls: webhooks, secret: webhookSecret, publicURL: publicURLOption))
-            )
+                    uploadTokens: uploadTokens, readToken: readToken, adminToken: adminToken, webDirectory: web,
+                    webhooks: WebhookSettings(urls: webhooks, secret: webhookSecret, publicURL: publicURL)))
         } catch {
             throw CommandError(store: error, "cannot start: ")
         }
         let signals = server.installSignalHandlers { number in
             printError("failscope serve: signal \(number), finishing in-flight requests")
         }
+        let listenHost = host.contains(":") ? "[\(host)]" : host
         printError("failscope serve: listening on http://\(listenHost):\(server.port)")
         printError(
             "failscope serve: data \(data.standardizedFileURL.path), database "
@@ -143,7 +121,7 @@ enum ServeCommand: Command {
             server.startRetentionSweep(keepDays: days) { printError("failscope serve: \($0)") }
         }
         if !webhooks.isEmpty {
-            let links = WebhookSettings(publicURL: publicURLOption).publicURL ?? "http://\(listenHost):\(server.port)/"
+            let links = WebhookSettings(publicURL: publicURL).publicURL ?? "http://\(listenHost):\(server.port)/"
             printError("failscope serve: \(webhooks.count) configured webhook(s); events link to \(links)")
         }
         if uploadTokens.isEmpty {

@@ -6,45 +6,45 @@ import Foundation
 enum SummaryCommand: Command {
     static let name = "summary"
     static let summary = "Say what changed in a run against a base run, as Markdown or JSON."
-    static let usage = """
-        USAGE: failscope summary --run <id> [--url <url>] [--token <token>] [--base-branch <name> | --base <id>]
-                                 [--format markdown|json] [--output <file>]
-
-        OPTIONS:
-          --run <id>             The run.
-          --url <url>            The service. (env FAILSCOPE_URL)
-          --token <token>        Read token for the service. (env FAILSCOPE_READ_TOKEN)
-          --base-branch <name>   Compare with the newest finished run of this branch, on the merge base
-                                 of HEAD and the branch when git knows it. (default: main)
-          --base <id>            Compare with this run instead.
-          --format <format>      markdown or json (RunComparison). (default: markdown)
-          --output <file>        Where to write it. (default: standard output) It is also appended to
-                                 $GITHUB_STEP_SUMMARY when that is set.
-
-          New failures, still failing, flaky (passed on retry) and fixed tests, each with its page, call
-          site, screenshot and dashboard links; new and removed tests.
+    static let discussion = """
+        New failures, still failing, failed while quarantined (apart: forgiven), flaky (passed on retry) and
+        fixed tests, each with its page, call site, screenshot and dashboard links; new and removed tests.
         """
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        guard let runID = try arguments.option("run").map({ try Arguments.validRunID($0, option: "run") }) else {
-            throw UsageError("--run is required")
+    static let runID = SharedOptions.run.required()
+    static let url = SharedOptions.url.required()
+    /// `--base-branch`: also `failscope test --summary`'s base.
+    static let baseBranch = Option<String>(
+        "base-branch", value: "name",
+        help: "Compare with the newest finished run of this branch, on the merge base of HEAD and the branch "
+            + "when git knows it.", default: "main")
+    static let base = Option<String>("base", value: "id", help: "Compare with this run instead of --base-branch.")
+    static let format = Option<String>.choice(
+        "format", value: "format", ["markdown", "json"], help: "markdown or json (RunComparison).", default: "markdown")
+    static let output = Option<String>(
+        "output", value: "file",
+        help: "Where to write it; it is also appended to $GITHUB_STEP_SUMMARY when that is set.",
+        defaultHelp: "standard output")
+    static let options: [any OptionDeclaration] = [
+        runID, url, SharedOptions.readToken, baseBranch, base, format, output,
+    ]
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        let runID = try arguments.required(Self.runID)
+        let url = try arguments.required(Self.url)
+        let token = try arguments.value(SharedOptions.readToken)
+        let baseRun = try arguments.value(Self.base)
+        if arguments.isGiven(Self.baseBranch) && baseRun != nil {
+            throw UsageError("give --base-branch or --base, not both")
         }
-        let url = try arguments.requiredServiceURL()
-        let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
-        let baseBranch = arguments.option("base-branch")
-        let baseRun = arguments.option("base")
-        if baseBranch != nil && baseRun != nil { throw UsageError("give --base-branch or --base, not both") }
-        let format = arguments.option("format") ?? "markdown"
-        guard format == "markdown" || format == "json" else {
-            throw UsageError("--format must be markdown or json, got \"\(format)\"")
-        }
-        let output = arguments.option("output")
-        try arguments.checkAllConsumed()
+        let baseBranch = try arguments.required(Self.baseBranch)
+        let format = try arguments.required(Self.format)
+        let output = try arguments.value(Self.output)
 
         let api = APIClient(baseURL: url, token: token)
         let comparison: RunComparison
         do {
-            comparison = try await compare(runID: runID, api: api, baseBranch: baseBranch ?? "main", baseRun: baseRun)
+            comparison = try await compare(runID: runID, api: api, baseBranch: baseBranch, baseRun: baseRun)
         } catch let error as APIClientError {
             throw CommandError(RunsCommand.clean("\(error)"))
         }
@@ -59,15 +59,7 @@ enum SummaryCommand: Command {
     /// Writes `text` to `output` (or standard output), and appends it to `$GITHUB_STEP_SUMMARY` when
     /// that is set (GitHub Actions shows that file on the job's page).
     static func write(_ text: String, to output: String?) throws {
-        if let output {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw CommandError("cannot write \(output): \(error.localizedDescription)")
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        try Arguments.write(Data(text.utf8), to: output)
         guard let stepSummary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !stepSummary.isEmpty
         else { return }
         guard let handle = FileHandle(forWritingAtPath: stepSummary) else {

@@ -10,53 +10,60 @@ import Foundation
 /// (`FAILSCOPE_QUIET=1`). For `swift test` the command also gets `--event-stream-output-path`, so
 /// every Swift Testing test is recorded, with or without the `.failscope` trait (a test the trait
 /// recorded is not recorded twice). At the end what the processes left is uploaded (a crashed test as
-/// an error), the summary line is printed, and the exit status is the test command's.
+/// an error), the summary line is printed, and the exit status is the test command's; with `--quarantine obey`, 0
+/// when the run's only failing tests were quarantined when they ran (README.md "Quarantine").
 enum TestCommand: Command {
     static let name = "test"
     static let summary = "Run a test command and record it as one run."
-    static let usage = """
-        USAGE: failscope test [--url <url>] [--token <token>] [--project <name>] [--run-id <id>]
-                              [--spool <dir>] [--retry-seconds <n>] [--summary <file>] [--base-branch <name>]
-                              -- <command> [<argument> ...]
-
-        ARGUMENTS:
-          <command> ...          The test command, e.g. swift test --parallel.
-
-        OPTIONS:
-          --url <url>            The service. (env FAILSCOPE_URL; without it the run stays in the spool)
-          --token <token>        An upload token. (env FAILSCOPE_TOKEN)
-          --project <name>       The project. (default: the working directory's name; env FAILSCOPE_PROJECT)
-          --run-id <id>          The run's id. (default: env FAILSCOPE_RUN_ID, or a new one)
-          --spool <dir>          The spool folder. (default: .failscope/spool; env FAILSCOPE_SPOOL)
-          --retry-seconds <n>    How long to retry an unreachable service, here and in the test processes.
-                                 (default: 20)
-          --summary <file>       Write what changed against the base branch as Markdown (as `failscope
-                                 summary`), also appended to $GITHUB_STEP_SUMMARY when that is set.
-          --base-branch <name>   The branch --summary compares with. (default: main)
-
-          XCTest tests are recorded by the reporter the test target links; with `swift test`, every
-          Swift Testing test is recorded from its event stream too. Exit status: the test command's
-          (128 + N when it died of signal N), or 64 for a usage error.
+    static let discussion = """
+        XCTest tests are recorded by the reporter the test target links; with `swift test`, every
+        Swift Testing test is recorded from its event stream too. Exit status: the test command's
+        (128 + N when it died of signal N; 0 for quarantined failures with --quarantine obey), or 64 for a
+        usage error.
         """
+    static let positional: PositionalArgument? = PositionalArgument(
+        kind: .afterSeparator, valueName: "command", help: "The test command, e.g. swift test --parallel.")
+
+    static let url = SharedOptions.url.help("The service; without it the run stays in the spool.")
+    static let project = Option<String>(
+        "project", value: "name", help: "The project.", defaultHelp: "the working directory's name",
+        environment: "FAILSCOPE_PROJECT")
+    static let runID = SharedOptions.runID.environment("FAILSCOPE_RUN_ID").help("The run's id.")
+        .defaultHelp("a new one")
+    static let retrySeconds = SharedOptions.retrySeconds.help(
+        "How long to retry an unreachable service, here and in the test processes.")
+    static let summaryFile = Option<String>(
+        "summary", value: "file",
+        help: "Write what changed against the base branch as Markdown (as `failscope summary`), also appended to "
+            + "$GITHUB_STEP_SUMMARY when that is set.")
+    static let baseBranch = SummaryCommand.baseBranch.help("The branch --summary compares with.")
+    static let quarantine = Option<String>.choice(
+        "quarantine", value: "mode", [QuarantineMode.ignore.rawValue, QuarantineMode.obey.rawValue],
+        help: "obey: failures of tests quarantined when they ran do not fail the step (exit 0 when they are the "
+            + "run's only failing tests; they are still recorded, marked quarantined). ignore: they fail it like "
+            + "any other.", default: QuarantineMode.ignore.rawValue)
+    static let options: [any OptionDeclaration] = [
+        url, SharedOptions.uploadToken, project, runID, SharedOptions.spool, retrySeconds, summaryFile, baseBranch,
+        quarantine,
+    ]
 
     /// The variable that tells the reporter in the test processes to print no summary line of its own.
     static let quietVariable = "FAILSCOPE_QUIET"
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        let url = try arguments.serviceURL()
-        let token = arguments.token(else: "FAILSCOPE_TOKEN")
+        let url = try arguments.value(Self.url)
+        let token = try arguments.value(SharedOptions.uploadToken)
         let project =
-            arguments.option("project") ?? environment["FAILSCOPE_PROJECT"]
+            try arguments.value(Self.project)
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).lastPathComponent
-        let runID = try Arguments.validRunID(
-            arguments.option("run-id") ?? environment["FAILSCOPE_RUN_ID"] ?? newRunID())
-        let spoolPath = arguments.spoolPath()
+        let runID = try arguments.value(Self.runID) ?? newRunID()
+        let spoolPath = try arguments.required(SharedOptions.spool)
         let retry = try arguments.retryWindow()
-        let summaryFile = arguments.option("summary")
-        let baseBranch = arguments.option("base-branch") ?? "main"
+        let summaryFile = try arguments.value(Self.summaryFile)
+        let baseBranch = try arguments.required(Self.baseBranch)
+        let quarantineMode = try QuarantineMode(rawValue: arguments.required(Self.quarantine)) ?? .ignore
         var command = arguments.trailing
-        try arguments.checkAllConsumed()
         guard !command.isEmpty else { throw UsageError("the test command is missing: failscope test -- swift test") }
 
         let spool = Spool(directory: URL(fileURLWithPath: spoolPath).standardizedFileURL)
@@ -110,6 +117,7 @@ enum TestCommand: Command {
         // What waits in the spool, for the summary when the service cannot say.
         let spooled = ResultCounts(counting: ((try? spool.results(ofRun: runID)) ?? []).map(\.status))
         guard let url, let api, let report else {
+            if quarantineMode == .obey { notes.append("--quarantine obey needs the service: nothing forgiven") }
             printError(
                 "Failscope: \(spooled.summaryText), run \(runID) recorded in \(spool.folder(of: runID).path) "
                     + "(no --url or FAILSCOPE_URL); send it with `failscope upload`" + notes.map { "; " + $0 }.joined())
@@ -119,12 +127,27 @@ enum TestCommand: Command {
             notes.append("\(report.crashedTests) test(s) of crashed processes recorded as errors")
         }
         var line: String
-        if let detail = try? await api.get(RunDetail.self, "api/v1/runs/\(runID)") {
-            line = "Failscope: \(detail.summary.counts.summaryText), run \(detail.summary.status.rawValue)"
+        let uploaded = report.remainingFiles == 0 && report.problems.isEmpty
+        var exitStatus = status
+        if let summary = try? await api.get(RunDetail.self, "api/v1/runs/\(runID)").summary {
+            line = "Failscope: \(summary.counts.summaryText), run \(summary.status.rawValue)"
+            if quarantineMode == .obey && status != 0 {
+                // Only failures the run explains are forgiven: a build error leaves no failing test to forgive.
+                if uploaded && summary.status == .failed && summary.statusWithQuarantine == .passed {
+                    exitStatus = 0
+                    notes.append(
+                        "exit 0 instead of \(status): every failing test was quarantined (--quarantine obey)")
+                } else if !uploaded && summary.statusWithQuarantine == .passed {
+                    notes.append("results wait in the spool: nothing forgiven (--quarantine obey)")
+                } else if summary.counts.quarantinedFailingTests > 0 {
+                    notes.append("failing tests that are not quarantined remain")
+                }
+            }
         } else {
             line = "Failscope: \(spooled.summaryText) in the spool, run \(runID)"
+            if quarantineMode == .obey { notes.append("the service did not answer: nothing forgiven") }
         }
-        if report.remainingFiles == 0 && report.problems.isEmpty {
+        if uploaded {
             line += ", uploaded to \(api.dashboardURL(runID: runID))"
         } else {
             line +=
@@ -142,7 +165,15 @@ enum TestCommand: Command {
                 printError("Failscope: no summary: \(RunsCommand.clean("\(error)"))")
             }
         }
-        return status
+        return exitStatus
+    }
+
+    /// What `--quarantine` does with the failures of quarantined tests.
+    enum QuarantineMode: String {
+        /// They fail the step like any other (today's behaviour without a quarantine).
+        case ignore
+        /// They do not fail the step.
+        case obey
     }
 
     /// A new run id: `run-` and 20 random hex digits.

@@ -5,29 +5,25 @@ import Foundation
 enum UploadCommand: Command {
     static let name = "upload"
     static let summary = "Send the runs waiting in a reporter spool to the service."
-    static let usage = """
-        USAGE: failscope upload [--spool <dir>] [--url <url>] [--token <token>] [--run-id <id>] [--retry-seconds <n>]
-
-        OPTIONS:
-          --spool <dir>          The spool folder. (default: .failscope/spool; env FAILSCOPE_SPOOL)
-          --url <url>            The service. (env FAILSCOPE_URL)
-          --token <token>        An upload token. (env FAILSCOPE_TOKEN)
-          --run-id <id>          Send only this run.
-          --retry-seconds <n>    How long to retry an unreachable service. (default: 20)
-
-          Every request is idempotent: running it again after a failure or a crash sends only what is
-          missing and duplicates nothing. A test whose process crashed before it ended is sent as an
-          error result. Files of test processes still running are left to them.
-          Exit status: 0 all sent, 2 some left in the spool, 1 nothing sent.
+    static let discussion = """
+        Every request is idempotent: running it again after a failure or a crash sends only what is
+        missing and duplicates nothing. A test whose process crashed before it ended is sent as an
+        error result. Files of test processes still running are left to them.
+        Exit status: 0 all sent, 2 some left in the spool, 1 nothing sent.
         """
 
-    static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let spool = arguments.spoolPath()
-        let url = try arguments.requiredServiceURL()
-        let token = arguments.token(else: "FAILSCOPE_TOKEN")
-        let runID = arguments.option("run-id")
+    static let runID = SharedOptions.runID.help("Send only this run.")
+    static let url = SharedOptions.url.required()
+    static let options: [any OptionDeclaration] = [
+        SharedOptions.spool, url, SharedOptions.uploadToken, runID, SharedOptions.retrySeconds,
+    ]
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        let spool = try arguments.required(SharedOptions.spool)
+        let url = try arguments.required(Self.url)
+        let token = try arguments.value(SharedOptions.uploadToken)
+        let runID = try arguments.value(Self.runID)
         let retry = try arguments.retryWindow()
-        try arguments.checkAllConsumed()
 
         let uploader = Uploader(
             api: APIClient(baseURL: url, token: token), spool: Spool(directory: URL(fileURLWithPath: spool)),

@@ -2,7 +2,8 @@ import FailscopeModel
 import Foundation
 
 /// A `RunComparison` as GitHub-flavoured Markdown, for a pull request or `$GITHUB_STEP_SUMMARY`:
-/// a headline, then new failures, still failing, flaky on retry and fixed tests, each row with its
+/// a headline, then new failures, still failing, quarantined failures (forgiven), flaky on retry and fixed
+/// tests, each row with its
 /// page, call site (or failure location), a screenshot link and a dashboard link.
 ///
 /// Test-controlled text is untrusted: it is escaped so that it can neither close a table cell nor
@@ -17,10 +18,14 @@ struct PullRequestSummary {
     var markdown: String {
         let run = comparison.run
         var lines: [String] = []
-        let verdict = run.status == .failed ? "❌ failed" : run.status == .passed ? "✅ passed" : "⏳ incomplete"
+        let verdict =
+            run.status == .failed
+            ? (run.statusWithQuarantine == .passed ? "✅ passed with quarantined failures" : "❌ failed")
+            : run.status == .passed ? "✅ passed" : "⏳ incomplete"
         var headline = "### Failscope: \(verdict)"
         var changes: [String] = []
         if !comparison.newFailures.isEmpty { changes.append("\(comparison.newFailures.count) new failure(s)") }
+        if !comparison.quarantined.isEmpty { changes.append("\(comparison.quarantined.count) quarantined") }
         if !comparison.fixed.isEmpty { changes.append("\(comparison.fixed.count) fixed") }
         if !comparison.flaky.isEmpty { changes.append("\(comparison.flaky.count) flaky") }
         if !changes.isEmpty { headline += ": " + changes.joined(separator: ", ") }
@@ -29,7 +34,10 @@ struct PullRequestSummary {
         let counts = run.counts
         lines.append(
             "\(counts.total) results: \(counts.passed) passed, \(counts.failed) failed, \(counts.error) errors, "
-                + "\(counts.skipped) skipped · [run \(Self.escaped(run.run.id))](\(link("#/runs/\(run.run.id)")))")
+                + "\(counts.skipped) skipped"
+                + (counts.quarantinedFailingTests > 0
+                    ? ", \(counts.quarantinedFailingTests) failing test(s) quarantined" : "")
+                + " · [run \(Self.escaped(run.run.id))](\(link("#/runs/\(run.run.id)")))")
         if let base = comparison.base {
             let commit = base.run.commit.map { " at `" + Self.code(String($0.prefix(10))) + "`" } ?? ""
             lines.append(
@@ -40,6 +48,7 @@ struct PullRequestSummary {
         }
         section("New failures", comparison.newFailures, into: &lines)
         section("Still failing", comparison.stillFailing, into: &lines)
+        section("Failed, quarantined (forgiven)", comparison.quarantined, into: &lines)
         section("Flaky: passed on retry", comparison.flaky, into: &lines)
         section("Fixed", comparison.fixed, into: &lines)
         if !comparison.newTests.isEmpty || !comparison.removedTests.isEmpty {

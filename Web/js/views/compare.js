@@ -11,6 +11,7 @@ const SECTIONS = [
   ['newFailures', 'New failures', 'No test fails here that did not fail in the base.', true],
   ['fixed', 'Fixed', 'No test that failed in the base passes here.', false],
   ['stillFailing', 'Still failing', 'No test fails in both runs.', true],
+  ['quarantined', 'Failed, quarantined', 'No quarantined test failed in this run.', true],
   ['flaky', 'Flaky (passed on retry)', 'No test passed after a failed attempt.', false],
   ['newTests', 'New tests', 'Every test of this run ran in the base too.', false],
   ['removedTests', 'Removed tests', 'Every test of the base ran here too.', false],

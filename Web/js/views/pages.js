@@ -6,6 +6,7 @@ import { count, dateTime, fileLine, percent, relative, shortCommit } from '../fo
 import { emptyState, heading, section } from '../ui.js';
 import { DEFAULT_DAYS } from '../shapes.js';
 import { brokenEvidence, flakyEvidence, reasonChips } from '../flaky.js';
+import { addCommand, commandDisclosure } from '../quarantine.js';
 
 const DAYS = [7, 14, 30, 90];
 
@@ -117,7 +118,8 @@ function testCell(t) {
   return h('td', { class: 'test-cell' },
     h('a', { href: route('/tests/' + seg(t.testId)), class: 'test-name', text: t.name + (t.arguments ? ' (' + t.arguments + ')' : '') }),
     h('div', { class: 'muted small' }, h('span', { text: t.suite + ' · ' + t.project }), ' ',
-      t.branch ? h('span', { class: 'branch', text: t.branch }) : null));
+      t.branch ? h('span', { class: 'branch', text: t.branch }) : null),
+    commandDisclosure('Quarantine…', addCommand(t), 'quarantine-command'));
 }
 
 function newestCell(t) {

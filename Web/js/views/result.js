@@ -3,9 +3,10 @@
 // site, the page trail, and the last passing screenshot of the same page when there is one.
 import { h, replaceChildren, route, seg, debounce, isolatedText } from '../dom.js';
 import { api, cachedRun, getArtifactJSON } from '../api.js';
-import { STATUS_LABEL, dateTime, duration, fileLine, plural, qualifiedAction, shortCommit, testTitle } from '../format.js';
+import { STATUS_LABEL, dateTime, duration, fileLine, isFailing, plural, qualifiedAction, shortCommit, testTitle } from '../format.js';
 import { emptyState, fact, heading, section, statusBadge } from '../ui.js';
 import { isReporterRun } from '../shapes.js';
+import { quarantinedBadge } from '../quarantine.js';
 
 /** How an imported run's results came in, for "no screenshot" explanations. */
 const IMPORTED_FROM = { junit: 'JUnit XML', xcresult: 'an .xcresult bundle', event_stream: 'a swift test event stream' };
@@ -33,6 +34,7 @@ export async function renderResult({ root, params: [resultId], signal }) {
     [['Runs', route('/runs', { project: run.project })],
       [run.project + (run.branch ? ' · ' + run.branch : '') + ' · ' + shortCommit(run.commit), route('/runs/' + seg(run.id))]],
     testTitle(result), statusBadge(result.status),
+    result.quarantined && isFailing(result.status) ? quarantinedBadge() : null,
     result.attempt > 1 ? h('span', { class: 'badge subtle', text: 'attempt ' + result.attempt }) : null);
   const stepper = failureStepper(run.id, result.id);
   const meta = h('div', { class: 'result-meta' },

@@ -6,6 +6,7 @@ import { api } from '../api.js';
 import { STATUS_LABEL, count, dateTime, duration, fileLine, isFailing, passRate, plural, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
 import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
 import { NO_PAGE } from '../shapes.js';
+import { quarantinedBadge } from '../quarantine.js';
 
 const FAILURE_PAGE = 60;
 const ROW_PAGE = 200;
@@ -46,6 +47,9 @@ export async function renderRun(context) {
   const ci = run.ciBuildURL && safeHref(run.ciBuildURL);
   const header = heading([['Runs', route('/runs', { project: run.project })]],
     run.project + (run.branch ? ' · ' + run.branch : ''), statusBadge(status),
+    status === 'failed' && detail.summary.statusWithQuarantine === 'passed'
+      ? h('span', { class: 'badge status-quarantined run-forgiven', text: 'passes with quarantine',
+        title: 'Every failing test was quarantined when it ran: `failscope test --quarantine obey` exits 0.' }) : null,
     h('a', { class: 'button compare-link', href: route('/runs/' + seg(run.id) + '/compare'), text: 'Compare with main' }));
   const summary = h('section', { class: 'card run-summary' },
     h('dl', { class: 'facts' },
@@ -61,6 +65,7 @@ export async function renderRun(context) {
       h('div', { class: 'big-numbers' },
         bigNumber(counts.total, 'results'),
         bigNumber(counts.failingTests, 'failing tests', counts.failingTests ? 'poor' : 'good'),
+        counts.quarantinedFailingTests ? bigNumber(counts.quarantinedFailingTests, 'of them quarantined', 'quarantined') : null,
         bigNumber(counts.failed, 'failed', counts.failed ? 'failed' : null),
         bigNumber(counts.error, 'errors', counts.error ? 'error' : null),
         bigNumber(counts.skipped, 'skipped'),
@@ -243,6 +248,7 @@ function failureCard(entry, lazy) {
       h('div', { class: 'failure-title' },
         statusDot(r.status),
         h('a', { href, class: 'test-name', text: testTitle(r) }),
+        r.quarantined ? quarantinedBadge() : null,
         r.attempt > 1 ? h('span', { class: 'badge subtle', text: 'attempt ' + r.attempt }) : null),
       h('div', { class: 'failure-meta' },
         h('span', { class: 'suite', text: r.suite }),
@@ -330,6 +336,7 @@ function resultRow(e) {
   const r = e.result;
   return h('tr', { dataset: { resultId: String(r.id) } },
     h('td', {}, h('a', { href: route('/results/' + seg(r.id)), text: testTitle(r) }),
+      r.quarantined && isFailing(r.status) ? quarantinedBadge() : null,
       r.attempt > 1 ? h('span', { class: 'badge subtle', text: 'attempt ' + r.attempt }) : null),
     h('td', { class: 'muted', text: r.suite }),
     h('td', { text: e.page || '—' }),

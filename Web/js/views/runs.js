@@ -110,7 +110,8 @@ function runRow({ run, status, counts }) {
   const link = route('/runs/' + seg(run.id));
   const ci = run.ciBuildURL && safeHref(run.ciBuildURL);
   return h('tr', { class: 'run-row', dataset: { runId: run.id } },
-    h('td', {}, statusBadge(status)),
+    h('td', {}, statusBadge(status), counts.quarantinedFailingTests
+      ? h('div', { class: 'small status-text-quarantined', text: counts.quarantinedFailingTests + ' quarantined' }) : null),
     h('td', { class: 'run-cell' },
       h('a', { href: link, class: 'run-link', text: run.project }),
       h('div', { class: 'muted small mono', text: run.id })),

@@ -7,6 +7,7 @@ import { emptyState, errorState, heading, loadingState, section, statusBadge } f
 import { baseOptions, chartBox, cssVar } from '../chart.js';
 import { NO_PAGE } from '../shapes.js';
 import { brokenEvidence, flakyEvidence, flakyPages, reasonChips } from '../flaky.js';
+import { quarantinedBadge } from '../quarantine.js';
 
 const PAGE_SIZE = 100;
 
@@ -193,7 +194,8 @@ function historyTable(entries, more) {
         const r = e.result;
         return h('tr', { class: 'history-row', dataset: { resultId: String(r.id), status: r.status } },
           h('td', { title: dateTime(e.ranAt) }, h('a', { href: route('/results/' + seg(r.id)), text: dateTime(e.ranAt) })),
-          h('td', {}, statusBadge(r.status), r.attempt > 1 ? h('span', { class: 'badge subtle', text: '#' + r.attempt }) : null),
+          h('td', {}, statusBadge(r.status), r.quarantined && isFailing(r.status) ? quarantinedBadge() : null,
+            r.attempt > 1 ? h('span', { class: 'badge subtle', text: '#' + r.attempt }) : null),
           h('td', {}, e.branch ? h('span', { class: 'branch', text: e.branch }) : '—'),
           h('td', { class: 'mono', title: e.commit || '', text: shortCommit(e.commit) }),
           h('td', { class: 'muted', text: r.device || '—' }),

@@ -19,8 +19,8 @@ struct FlakyRoutes: Sendable {
 
     func flaky(_ request: Request) throws -> Response {
         let query = try Self.query(request)
-        if query.suite != nil && query.page != FlakyReport.noPage {
-            throw ServiceError.invalidParameter("suite applies only with page=\(FlakyReport.noPage).")
+        if let problem = FlakyReport.filterProblem(page: query.page, suite: query.suite) {
+            throw ServiceError.invalidParameter(problem + ".")
         }
         let report = try ServiceError.wrapping(fromQuery: true) { try store.flakyTests(query) }
         return APIResponse.json(bytes: WireJSONWriter.encode(report))

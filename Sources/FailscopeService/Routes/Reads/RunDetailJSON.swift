@@ -40,6 +40,7 @@ extension WireJSONWriter {
             keys.field("counts") { $0.write(summary.counts) }
             keys.field("run") { $0.write(summary.run) }
             keys.string("status", summary.status.rawValue)
+            keys.string("statusWithQuarantine", summary.statusWithQuarantine.rawValue)
         }
     }
 
@@ -50,6 +51,7 @@ extension WireJSONWriter {
             keys.integer("failed", counts.failed)
             keys.integer("failingTests", counts.failingTests)
             keys.integer("passed", counts.passed)
+            keys.integer("quarantinedFailingTests", counts.quarantinedFailingTests)
             keys.integer("skipped", counts.skipped)
             keys.integer("total", counts.total)
         }
@@ -83,6 +85,7 @@ extension WireJSONWriter {
             keys.string("message", result.message)
             keys.string("name", result.name)
             keys.string("page", result.page)
+            keys.bool("quarantined", result.quarantined)
             keys.string("runId", result.runId)
             keys.string("screenshot", result.screenshot)
             keys.date("startedAt", result.startedAt)
