@@ -61,8 +61,7 @@ extension FailscopeStore {
                     """, metadata + [finishedAt, nowMs, run.id])
                 // The days the run's results ran on before the change: their page counts are recomputed too.
                 let formerDays = try db.query(
-                    "SELECT DISTINCT ran_at / ? FROM results WHERE run_id = ?",
-                    [FlakySummaries.millisecondsPerDay, run.id]
+                    "SELECT DISTINCT ran_at / ? FROM results WHERE run_id = ?", [FlakySummaries.millisecondsPerDay, run.id]
                 ) { $0.int64(0) }
                 try db.run(
                     """
@@ -111,10 +110,9 @@ extension FailscopeStore {
         let nowMs = Timestamp.milliseconds(now)
         // The per-result work that needs no lock (test ids are SHA-256 over the run's project, which never
         // changes) is done before taking the one writer, so concurrent uploads only queue for the SQL.
-        guard
-            let project = try read({ db in
-                try db.queryFirst("SELECT project FROM runs WHERE id = ?", [runID], row: { $0.string(0) })
-            })
+        guard let project = try read({ db in
+            try db.queryFirst("SELECT project FROM runs WHERE id = ?", [runID], row: { $0.string(0) })
+        })
         else { throw StoreError.runNotFound(runID) }
         let identities = BatchIdentities(batch.results, project: project)
         return try write { db in
@@ -506,15 +504,11 @@ extension FailscopeStore {
                 }
             }
             try checkTexts(
-                [
-                    ("page", failure.page), ("action", failure.action), ("location.file", failure.location?.file),
-                    ("callSite.file", failure.callSite?.file),
-                ], in: "\(prefix).failures[\(position)]")
+                [("page", failure.page), ("action", failure.action), ("location.file", failure.location?.file),
+                    ("callSite.file", failure.callSite?.file)], in: "\(prefix).failures[\(position)]")
         }
         for (position, step) in result.trail.enumerated() {
-            if (step.callSite?.line ?? 0) < 0 {
-                throw .invalid("\(prefix).trail[\(position)].callSite.line must be >= 0")
-            }
+            if (step.callSite?.line ?? 0) < 0 { throw .invalid("\(prefix).trail[\(position)].callSite.line must be >= 0") }
             try checkTexts(
                 [("page", step.page), ("action", step.action), ("callSite.file", step.callSite?.file)],
                 in: "\(prefix).trail[\(position)]")

@@ -195,9 +195,7 @@ extension FailscopeStore {
             if entries.count > limit {
                 entries.removeLast()
                 let last = entries[entries.count - 1]
-                next =
-                    Cursor(list: .history, time: Timestamp.milliseconds(last.ranAt), key: String(last.result.id))
-                    .encoded
+                next = Cursor(list: .history, time: Timestamp.milliseconds(last.ranAt), key: String(last.result.id)).encoded
             }
             return TestHistory(test: test, entries: entries, nextCursor: next)
         }

@@ -187,9 +187,7 @@ final class CommandLineTests: XCTestCase {
         let pages = try run(["flaky", "--data", data.path, "--pages"])
         XCTAssertEqual(pages.status, 0, pages.error)
         XCTAssertTrue(
-            pages.output.split(separator: "\n").contains {
-                $0.hasPrefix("ItemPage") && $0.hasSuffix("(none) 1, iPhone 15 1")
-            },
+            pages.output.split(separator: "\n").contains { $0.hasPrefix("ItemPage") && $0.hasSuffix("(none) 1, iPhone 15 1") },
             pages.output)
 
         let suiteAlone = try run(["flaky", "--data", data.path, "--suite", "ItemTests"])
@@ -210,10 +208,7 @@ final class CommandLineTests: XCTestCase {
         let cap = try run(["serve", "--connections-per-address", "-1", "--data", data.path])
         XCTAssertEqual(cap.status, 64)
         XCTAssertTrue(cap.error.hasPrefix("Error: --connections-per-address must be"), cap.error)
-        for command in [
-            ["migrate", "extra"], ["runs", "extra"], ["version", "extra"],
-            ["upload", "--url", "http://127.0.0.1:9", "x"],
-        ] {
+        for command in [["migrate", "extra"], ["runs", "extra"], ["version", "extra"], ["upload", "--url", "http://127.0.0.1:9", "x"]] {
             let result = try run(command)
             XCTAssertEqual(result.status, 64, "\(command): \(result.error)")
         }
@@ -230,8 +225,7 @@ final class CommandLineTests: XCTestCase {
             let result = try run([command, "--data", file.path])
             XCTAssertEqual(result.status, 1, "\(command)")
             XCTAssertEqual(
-                result.error,
-                "Error: --data \(file.path) is a file; it must be a folder (it holds failscope.sqlite and artifacts/)\n",
+                result.error, "Error: --data \(file.path) is a file; it must be a folder (it holds failscope.sqlite and artifacts/)\n",
                 command)
         }
     }

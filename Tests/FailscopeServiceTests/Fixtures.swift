@@ -1,7 +1,7 @@
 import FailscopeModel
+import FailscopeTesting
 import FailscopeService
 import FailscopeStore
-import FailscopeTesting
 import Foundation
 import HTTPRouting
 import HTTPServer
@@ -94,3 +94,4 @@ func failingResult(name: String = "testWrongPassword", screenshot: String? = nil
         artifacts: screenshot.map { [ArtifactRef(sha256: $0, kind: .screenshot, byteCount: 10, width: 4, height: 3)] }
             ?? [])
 }
+

@@ -91,12 +91,8 @@ final class QueryPlanTests: XCTestCase {
         let text = try plan(
             select + " WHERE tp.device = ?2 AND tp.last_fail_at >= ?3 AND tp.project = ?4 AND tp.branch = ?5",
             [20_000, "*", 0, "Shop", "main"])
-        XCTAssertTrue(
-            text.contains("SEARCH tp USING COVERING INDEX flaky_test_pages_by_time (device=? AND last_fail_at>?)"), text
-        )
-        XCTAssertTrue(
-            text.contains("SEARCH d USING PRIMARY KEY (test_id=? AND branch=? AND device=? AND page=? AND day<?)"), text
-        )
+        XCTAssertTrue(text.contains("SEARCH tp USING COVERING INDEX flaky_test_pages_by_time (device=? AND last_fail_at>?)"), text)
+        XCTAssertTrue(text.contains("SEARCH d USING PRIMARY KEY (test_id=? AND branch=? AND device=? AND page=? AND day<?)"), text)
         // A pair's rows: its primary-key range, not the window index.
         let pair = try plan(
             select + " WHERE tp.test_id = ?2 AND tp.branch = ?3 AND tp.device = ?4 AND +tp.last_fail_at >= ?5",
@@ -110,10 +106,7 @@ final class QueryPlanTests: XCTestCase {
         let newest = try plan(
             "SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) \(FlakyAnalysis.contradictingCommits) "
                 + "ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT ?5", values)
-        XCTAssertEqual(
-            newest,
-            "SEARCH flaky_commits USING COVERING INDEX flaky_commits_contradicting (test_id=? AND branch=? AND device=? AND <expr>>?)"
-        )
+        XCTAssertEqual(newest, "SEARCH flaky_commits USING COVERING INDEX flaky_commits_contradicting (test_id=? AND branch=? AND device=? AND <expr>>?)")
         let count = try plan("SELECT count(*) \(FlakyAnalysis.contradictingCommits)", Array(values.prefix(4)))
         XCTAssertTrue(count.contains("COVERING INDEX flaky_commits_contradicting"), count)
     }
