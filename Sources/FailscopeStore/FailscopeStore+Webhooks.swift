@@ -60,7 +60,8 @@ extension FailscopeStore {
 
     /// Makes the configured webhooks (`failscope serve --webhook`) exactly `urls`, each signed with `secret`: a URL
     /// keeps its id (and its deliveries) across restarts; configured webhooks no longer listed are deleted with their
-    /// deliveries. Webhooks created through the API are left alone.
+    /// deliveries. Webhooks created through the API are left alone. An unchanged configuration writes nothing (a
+    /// service still starts on a full disk).
     ///
     /// - Throws: `StoreError.invalid` for a URL that is not `http`/`https`, `.busy` / `.unavailable` / `.storageFull`.
     public func configureWebhooks(urls: [String], secret: String, now: Date = Date()) throws {
@@ -76,7 +77,7 @@ extension FailscopeStore {
                     try db.run(
                         """
                         INSERT INTO webhooks (id, url, secret, source, created_at) VALUES (?, ?, ?, 'configuration', ?)
-                        ON CONFLICT (id) DO UPDATE SET secret = excluded.secret
+                        ON CONFLICT (id) DO UPDATE SET secret = excluded.secret WHERE webhooks.secret <> excluded.secret
                         """, [id, url, secret, Timestamp.milliseconds(now)])
                 }
             }

@@ -166,6 +166,9 @@ final class WebhookStoreTests: XCTestCase {
             $0.id
         }
         XCTAssertEqual(drafts.map(\.type), [.runFinished])
+        let job = try store.claimWebhookDeliveries(
+            owner: "d", now: now, leaseUntil: now.addingTimeInterval(9), limit: 9)
+        XCTAssertEqual(job.map(\.secret), ["s2"], "b signs with the secret of the newest configuration")
         XCTAssertEqual(
             try store.claimWebhookChecks(owner: "w2", now: now, leaseUntil: now.addingTimeInterval(60), limit: 1).map(
                 \.runID), ["again"], "evaluated again for the later finish")
