@@ -265,6 +265,32 @@ final class WebhookDeliveryTests: XCTestCase {
         XCTAssertEqual(try deliveries(client, webhookID).map(\.attempts), [1, 1])
     }
 
+    /// An attempt that gets no answer within the timeout fails ("timed out", no status), is retried, and after the
+    /// last attempt the delivery is given up as `failed`.
+    func testAnUnansweredDeliveryTimesOutAndIsGivenUpAfterTheLastAttempt() throws {
+        let receiver = try WebhookReceiver { _, _ in .hold }
+        defer { receiver.stop() }
+        let server = try startServer(temporaryData(), settings(urls: [receiver.url], timeout: 1, maximumAttempts: 2))
+        defer { server.stop() }
+        let client = LiveClient(base: "http://127.0.0.1:\(server.port)", token: uploadToken)
+        try upload(client, "silent", commit: "c1", minute: 1, [("testPay", true)])
+        let webhookID = try XCTUnwrap(
+            try WireCoding.decoder().decode(
+                WebhookList.self, from: XCTUnwrap(client.send("GET", "/api/v1/webhooks")).body
+            )
+            .webhooks.first?.id)
+        waitFor("the delivery given up") { (try? self.deliveries(client, webhookID))?.first?.status == .failed }
+        let delivery = try XCTUnwrap(try deliveries(client, webhookID).first)
+        XCTAssertEqual(delivery.attempts, 2)
+        XCTAssertEqual(delivery.lastError, "timed out")
+        XCTAssertNil(delivery.lastStatusCode)
+        XCTAssertNil(delivery.nextAttemptAt)
+        XCTAssertNotNil(delivery.finishedAt)
+        XCTAssertEqual(receiver.requests.count, 2)
+        let metrics = String(decoding: try XCTUnwrap(client.send("GET", "/metrics")).body, as: UTF8.self)
+        XCTAssertTrue(metrics.contains("failscope_webhook_deliveries_total{outcome=\"failed\"} 1\n"), metrics)
+    }
+
     /// Deliveries pending when the service stops are sent by the next start on the same data folder.
     func testPendingDeliveriesAreSentAfterARestart() throws {
         let receiver = try WebhookReceiver { _, _ in .status(503) }

@@ -14,7 +14,8 @@ public struct WebhookSettings: Sendable {
     /// Seconds a finished run waits for further finishes (every process of `swift test --parallel` reports its own)
     /// before it is evaluated and announced. Default 5.
     public var settleSeconds: Double
-    /// Seconds one attempt may take, connecting included, before it counts as failed. Default 10.
+    /// Seconds one attempt may take, connecting included, before it counts as failed. Default 10; at least 1 (with
+    /// 0.5, Foundation's URLSession on Linux ended every attempt at once as timed out).
     public var timeoutSeconds: Double
     /// Attempts before a delivery is given up (`failed`). Default 8.
     public var maximumAttempts: Int
@@ -40,7 +41,7 @@ public struct WebhookSettings: Sendable {
         self.secret = secret
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         self.settleSeconds = settleSeconds
-        self.timeoutSeconds = timeoutSeconds
+        self.timeoutSeconds = max(1, timeoutSeconds)
         self.maximumAttempts = maximumAttempts
         self.initialDelaySeconds = initialDelaySeconds
         self.maximumDelaySeconds = maximumDelaySeconds
