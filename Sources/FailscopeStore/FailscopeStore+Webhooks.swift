@@ -1,7 +1,7 @@
 import FailscopeModel
 import Foundation
 
-/// Webhooks' storage (`Migrations/*/0003_webhooks.sql`): the webhooks, a durable outbox of deliveries, the finished
+/// Webhooks' storage (`Migrations/*/0004_webhooks.sql`): the webhooks, a durable outbox of deliveries, the finished
 /// runs waiting to be announced and each test's last announced state.
 ///
 /// The finish of a run costs ingest one statement (``scheduleWebhookCheck(runID:dueAt:)``); everything else runs in

@@ -49,7 +49,7 @@ final class PostgresTests: XCTestCase {
 
     func testMigratesTheBaselineOnceAndRefusesAChangedOrNewerDatabase() throws {
         let database = try PostgresDatabase(url: schema.url)
-        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0002_quarantine", "0003_webhooks"])
+        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0002_quarantine", "0004_webhooks"])
         let tables = try database.pool.withConnection { connection in
             let rows = try connection.query(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
