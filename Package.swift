@@ -82,7 +82,7 @@ let package = Package(
             name: "SQLiteMigrations", path: "Migrations/sqlite",
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
-                .embedInCode("0004_webhooks.sql"),
+                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
                 .embedInCode("flaky_summaries.sql"),
             ]
         ),
@@ -90,7 +90,7 @@ let package = Package(
             name: "PostgresMigrations", path: "Migrations/postgres",
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
-                .embedInCode("0004_webhooks.sql"),
+                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
                 .embedInCode("flaky_summaries.sql"),
             ]
         ),
@@ -120,7 +120,7 @@ let package = Package(
             name: "reporter-bench",
             dependencies: [
                 "FailscopeReporter", "FailscopeSimulatedScreen", "FailscopeClient", "FailscopeModel", "DemoApp",
-                "SimulatedUI", "ScreenRaster",
+                "SimulatedUI", "ScreenRaster", "PageObjects",
             ],
             path: "Benchmarks/reporter-bench"
         ),

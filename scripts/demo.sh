@@ -8,7 +8,8 @@
 # serves until Ctrl-C.
 #
 # Settings: FAILSCOPE_DEMO_PORT (8080), FAILSCOPE_DEMO_DATA (./demo-data), FAILSCOPE_DEMO_RUNS
-# (rounds of the suite, default 8).
+# (rounds of the suite, default 8), FAILSCOPE_DATABASE (a postgres://… URI: the store in that PostgreSQL
+# database instead of demo-data/failscope.sqlite; the artifacts stay in demo-data/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

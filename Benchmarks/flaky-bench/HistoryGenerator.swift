@@ -172,18 +172,17 @@ struct HistoryGenerator {
             let page = row.onSecondPage ? spec.secondPage : spec.page
             let key = "\(spec.suite)\u{1F}\(spec.name)\u{1F}\u{1F}\u{1F}\(row.attempt)"
             let file = "Tests/UITests/\(spec.suite).swift"
-            try db.run(
+            let resultID = try db.queryFirst(
                 """
                 INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device, page,
                     call_site_file, call_site_line, attempt, status, ran_at, duration)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                 """,
                 [
                     runID, key, spec.id, project, branch, commit, device, page, file, spec.line, row.attempt,
                     row.failed ? "failed" : "passed", startedAt, 2.5,
-                ])
+                ], row: { $0.int64(0) })
             summary.results += 1
-            let resultID = db.lastInsertRowID
             guard row.failed else { continue }
             summary.failures += 1
             try db.run(

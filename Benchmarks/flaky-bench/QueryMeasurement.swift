@@ -15,10 +15,11 @@ final class QueryMeasurement {
     private var pageCount = 0
     private var cpuTotal = (pages: 0.0, flaky: 0.0)
 
-    init(directory: URL) throws {
+    /// The store generated in `directory`, its database there or at `database` (a copy of it in PostgreSQL).
+    init(directory: URL, database: DatabaseLocation? = nil) throws {
         generated = try WireCoding.decoder().decode(
             Generated.self, from: Data(contentsOf: directory.appendingPathComponent("generated.json")))
-        store = try FailscopeStore(directory: directory)
+        store = try FailscopeStore(directory: directory, database: database)
         base = FailscopeStore.FlakyQuery(project: "Shop", branch: "main", days: 14, now: generated.now)
     }
 

@@ -79,7 +79,11 @@ case "measure":
     for (index, argument) in arguments.enumerated() where argument == "--compare" && index + 1 < arguments.count {
         directories.append(URL(fileURLWithPath: arguments[index + 1]))
     }
-    let measurements = try directories.map { try QueryMeasurement(directory: $0) }
+    // --database: the first store's rows copied into PostgreSQL (failscope copy), measured there.
+    let database = try option("database", arguments).map { try DatabaseLocation(parsing: $0) }
+    let measurements = try directories.enumerated().map { index, directory in
+        try QueryMeasurement(directory: directory, database: index == 0 ? database : nil)
+    }
     for measurement in measurements { try measurement.warm() }
     for index in 0..<queries {
         for measurement in measurements { try measurement.measure(index) }

@@ -35,15 +35,15 @@ func option(_ name: String, _ arguments: [String]) -> String? {
 
 /// Inserts `batches` batches of 100 results with plain prepared INSERTs, one transaction per batch:
 /// the same rows (tests, results, failures, trail steps, pages, run counters) the service writes, without
-/// HTTP, JSON or validation.
-func raw(data: URL, batches: Int) throws -> Double {
-    let store = try FailscopeStore(directory: data)
+/// HTTP, JSON or validation. With `database` a PostgreSQL URI, into that database (libpq prepared statements).
+func raw(data: URL, database: DatabaseLocation?, batches: Int) throws -> Double {
+    let store = try FailscopeStore(directory: data, database: database)
     defer { store.close() }
     try store.putRun(Run(id: "raw", project: "Bench", branch: "main", startedAt: Date()))
     let started = Date()
     for batch in 0..<batches {
-        try store.pool.write { db in
-            try db.transaction(.immediate) {
+        try store.write { db in
+            try db.transaction {
                 for index in 0..<100 {
                     let result = benchResult("raw_\(batch)_\(index)", failing: index % 10 == 0)
                     let testID = TestIdentity.id(
@@ -51,22 +51,21 @@ func raw(data: URL, batches: Int) throws -> Double {
                     try db.run(
                         """
                         INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key)
-                        VALUES (?, ?, ?, ?, '', ?, (SELECT coalesce(max(key), 0) + 1 FROM tests)) ON CONFLICT (id) DO NOTHING
+                        VALUES (?, ?, ?, ?, '', ?, \(db.dialect.nextTestKey)) ON CONFLICT (id) DO NOTHING
                         """,
                         [testID, "Bench", result.suite, result.name, 0])
-                    try db.run(
+                    let id = try db.queryFirst(
                         """
                         INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device, reported_device,
                             page, call_site_file, call_site_line, attempt, status, skip_reason, started_at, ran_at, duration,
                             system_out, system_err)
-                        VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, NULL)
+                        VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, NULL) RETURNING id
                         """,
                         [
                             "raw", result.resultKey, testID, "Bench", "main", "LoginPage", "/src/LoginTests.swift", 40,
                             1,
                             result.status.rawValue, 1_796_000_000_000, 1_796_000_000_000, 0.5,
-                        ])
-                    let id = db.lastInsertRowID
+                        ], row: { $0.int64(0) })
                     for (position, failure) in result.failures.enumerated() {
                         try db.run(
                             """
@@ -145,7 +144,10 @@ do {
         print(
             String(
                 format: "%.0f",
-                try raw(data: URL(fileURLWithPath: data), batches: Int(option("batches", arguments) ?? "200") ?? 200)))
+                try raw(
+                    data: URL(fileURLWithPath: data),
+                    database: try option("database", arguments).map { try DatabaseLocation(parsing: $0) },
+                    batches: Int(option("batches", arguments) ?? "200") ?? 200)))
     case "store":
         print(
             String(

@@ -1,9 +1,21 @@
--- The flaky summary tables of 0001_baseline.sql computed from `results`: every table is emptied, then
--- these statements fill it (FailscopeStore.rebuildFlakySummaries, gc after deleting runs, the flaky
--- benchmark's generator). Ingest keeps the same rows incrementally; FlakySummaryTests checks they agree.
+-- The flaky summary tables of 0001_baseline.sql computed from `results`: the one definition of their rows,
+-- used for the tests in `flaky_scope_tests` (test_id) and the page days in `flaky_scope_days` (project, day),
+-- temporary tables the store fills first (FlakySummaries.recompute: the tests and days an ingest batch, a
+-- run's changed metadata or gc touched; every test and day for a full rebuild and the flaky benchmark's
+-- generator). Their rows are deleted, then computed again from all of their results.
 -- Not a migration: it changes with the summaries' definition, alongside the migration that changes them.
 -- failscope_outcome_pack(ran_at, id, failed, commit_sha) is an aggregate the store registers on its
 -- connections: the OutcomePack of the group's newest 64 results.
+
+DELETE FROM flaky_outcomes WHERE test_key IN (
+    SELECT t.key FROM tests t WHERE t.id IN (SELECT test_id FROM flaky_scope_tests));
+DELETE FROM flaky_test_days WHERE test_key IN (
+    SELECT t.key FROM tests t WHERE t.id IN (SELECT test_id FROM flaky_scope_tests));
+DELETE FROM flaky_commits WHERE test_id IN (SELECT test_id FROM flaky_scope_tests);
+DELETE FROM flaky_page_days WHERE test_id IN (SELECT test_id FROM flaky_scope_tests);
+DELETE FROM flaky_test_pages WHERE test_id IN (SELECT test_id FROM flaky_scope_tests);
+DELETE FROM flaky_call_sites WHERE test_id IN (SELECT test_id FROM flaky_scope_tests);
+DELETE FROM page_days WHERE (project, day) IN (SELECT project, day FROM flaky_scope_days);
 
 INSERT INTO flaky_outcomes (test_key, branch, device, newest_result_id, outcomes, passes, fails)
 SELECT test_key, branch, device, max(newest), failscope_outcome_pack(ran_at, id, failed, commit_sha),
@@ -14,7 +26,7 @@ SELECT test_key, branch, device, max(newest), failscope_outcome_pack(ran_at, id,
             PARTITION BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END ORDER BY r.ran_at DESC, r.id DESC) AS newest
     FROM results r JOIN tests t ON t.id = r.test_id
     CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
-    WHERE r.status <> 'skipped' AND (e.everything = 1 OR coalesce(r.device, '') <> '')
+    WHERE r.status <> 'skipped' AND r.test_id IN (SELECT test_id FROM flaky_scope_tests) AND (e.everything = 1 OR coalesce(r.device, '') <> '')
 ) GROUP BY test_key, branch, device;
 
 INSERT INTO flaky_commits (test_id, branch, device, commit_sha, passes, fails, last_pass_at, last_fail_at)
@@ -24,7 +36,7 @@ SELECT r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' EL
     max(CASE WHEN r.status IN ('failed', 'error') THEN r.ran_at END)
 FROM results r
 CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
-WHERE r.status <> 'skipped' AND r.commit_sha IS NOT NULL AND r.commit_sha <> ''
+WHERE r.status <> 'skipped' AND r.test_id IN (SELECT test_id FROM flaky_scope_tests) AND r.commit_sha IS NOT NULL AND r.commit_sha <> ''
     AND (e.everything = 1 OR coalesce(r.device, '') <> '')
 GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END, r.commit_sha
 HAVING sum(r.status IN ('failed', 'error')) > 0;
@@ -40,7 +52,7 @@ FROM (
         r.ran_at / 86400000 AS day, sum(r.status NOT IN ('failed', 'error')) AS passes, sum(r.status IN ('failed', 'error')) AS fails
     FROM results r JOIN tests t ON t.id = r.test_id
     CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
-    WHERE r.status <> 'skipped' AND (e.everything = 1 OR coalesce(r.device, '') <> '')
+    WHERE r.status <> 'skipped' AND r.test_id IN (SELECT test_id FROM flaky_scope_tests) AND (e.everything = 1 OR coalesce(r.device, '') <> '')
     GROUP BY t.key, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END, r.ran_at / 86400000
 );
 
@@ -58,7 +70,7 @@ FROM (
         max(r.ran_at) AS last_fail_at
     FROM results r
     CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
-    WHERE r.status IN ('failed', 'error')
+    WHERE r.status IN ('failed', 'error') AND r.test_id IN (SELECT test_id FROM flaky_scope_tests)
     GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END,
         coalesce(r.page, ''), r.ran_at / 86400000
 ) g;
@@ -71,12 +83,12 @@ UPDATE flaky_page_days SET devices = (
             AND x.day = (SELECT max(y.day) FROM flaky_page_days y WHERE y.test_id = x.test_id AND y.branch = x.branch
                 AND y.device = x.device AND y.page = x.page AND y.day <= flaky_page_days.day)
         ORDER BY x.device))
-WHERE device = '*';
+WHERE device = '*' AND test_id IN (SELECT test_id FROM flaky_scope_tests);
 
 INSERT INTO flaky_test_pages (test_id, branch, device, page, project, last_fail_at, last_result_id, fails)
 SELECT p.test_id, p.branch, p.device, p.page, t.project, p.last_fail_at, p.last_result_id, p.fails
 FROM flaky_page_days p JOIN tests t ON t.id = p.test_id
-WHERE p.day = (SELECT max(q.day) FROM flaky_page_days q
+WHERE p.test_id IN (SELECT test_id FROM flaky_scope_tests) AND p.day = (SELECT max(q.day) FROM flaky_page_days q
     WHERE q.test_id = p.test_id AND q.branch = p.branch AND q.device = p.device AND q.page = p.page);
 
 UPDATE flaky_test_pages SET devices = (
@@ -85,14 +97,14 @@ UPDATE flaky_test_pages SET devices = (
         WHERE x.test_id = flaky_test_pages.test_id AND x.branch = flaky_test_pages.branch AND x.device <> '*'
             AND x.page = flaky_test_pages.page
         ORDER BY x.device))
-WHERE device = '*';
+WHERE device = '*' AND test_id IN (SELECT test_id FROM flaky_scope_tests);
 
 INSERT INTO flaky_call_sites (test_id, branch, device, page, file, line, fails, last_fail_at)
 SELECT r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END,
     coalesce(r.page, ''), r.call_site_file, coalesce(r.call_site_line, 0), count(*), max(r.ran_at)
 FROM results r
 CROSS JOIN (SELECT 0 AS everything UNION ALL SELECT 1) e
-WHERE r.status IN ('failed', 'error') AND r.call_site_file IS NOT NULL
+WHERE r.status IN ('failed', 'error') AND r.test_id IN (SELECT test_id FROM flaky_scope_tests) AND r.call_site_file IS NOT NULL
     AND (e.everything = 1 OR coalesce(r.device, '') <> '')
 GROUP BY r.test_id, coalesce(r.branch, ''), CASE WHEN e.everything = 1 THEN '*' ELSE coalesce(r.device, '') END,
     coalesce(r.page, ''), r.call_site_file, coalesce(r.call_site_line, 0);
@@ -101,6 +113,8 @@ INSERT INTO page_days (project, branch, page, suite, day, results, fails, last_f
 SELECT r.project, coalesce(r.branch, ''), coalesce(r.page, ''), CASE WHEN r.page IS NULL THEN t.suite ELSE '' END,
     r.ran_at / 86400000, count(*), sum(r.status IN ('failed', 'error')),
     max(CASE WHEN r.status IN ('failed', 'error') THEN r.ran_at END)
-FROM results r JOIN tests t ON t.id = r.test_id
+FROM flaky_scope_days s JOIN results r ON r.ran_at >= s.day * 86400000 AND r.ran_at < (s.day + 1) * 86400000
+    AND r.project = s.project
+JOIN tests t ON t.id = r.test_id
 GROUP BY r.project, coalesce(r.branch, ''), coalesce(r.page, ''), CASE WHEN r.page IS NULL THEN t.suite ELSE '' END,
     r.ran_at / 86400000;

@@ -57,7 +57,10 @@ extension WireJSONWriter {
         object { keys in
             keys.string("action", step.action)
             if let callSite = step.callSite { keys.field("callSite") { $0.write(callSite) } }
+            if let duration = step.duration { keys.number("duration", duration) }
+            keys.string("elementTree", step.elementTree)
             keys.string("page", step.page)
+            if let target = step.target { keys.field("target") { $0.write(target) } }
         }
     }
 

@@ -16,6 +16,7 @@ import Foundation
 /// | `FAILSCOPE_UPLOAD_RETRY_SECONDS` | how long the bundle end retries an unreachable service | 20 |
 /// | `FAILSCOPE_LIVE_SECONDS` | upload results while the tests run, at most this often; `0`: at the end only | 2 |
 /// | `FAILSCOPE_QUIET` | `1`: no summary line (`failscope test` prints one for the whole run) | off |
+/// | `FAILSCOPE_TRACE` | `always`: passing tests write their action trace too (docs/trace.md) | failing tests and passing retries of failed ones |
 public struct ReporterConfiguration: Sendable {
     public var serviceURL: URL?
     public var token: String?
@@ -30,6 +31,9 @@ public struct ReporterConfiguration: Sendable {
     public var liveUploadSeconds: Double = 2
     /// Whether the process prints no summary line (the `failscope test` that started it prints one).
     public var isQuiet = false
+    /// Whether passing tests write their action trace too (`FAILSCOPE_TRACE=always`); otherwise only a failing
+    /// test and a passing retry of a test that failed in this process do (docs/trace.md).
+    public var tracesPassingTests = false
 
     public init(
         serviceURL: URL?, token: String?, project: String, spoolDirectory: URL, runID: String, isDisabled: Bool = false,
@@ -63,6 +67,7 @@ public struct ReporterConfiguration: Sendable {
             spoolDirectory: URL(fileURLWithPath: spool, relativeTo: workingDirectory).standardizedFileURL,
             runID: runID, isDisabled: disabled, ci: disabled ? ci : ci.fillingFromGit())
         configuration.isQuiet = value("FAILSCOPE_QUIET") == "1"
+        configuration.tracesPassingTests = value("FAILSCOPE_TRACE")?.lowercased() == "always"
         if let seconds = value("FAILSCOPE_LIVE_SECONDS").flatMap(Double.init), seconds >= 0 {
             configuration.liveUploadSeconds = seconds
         }

@@ -16,17 +16,25 @@ public final class RunRecorder: @unchecked Sendable {
         let arguments: String?
         let startedAt: Date
         let attempt: Int
+        /// Whether an earlier attempt of this test in this process failed (its passing retry keeps a trace).
+        let retriesAFailure: Bool
         var failures: [Failure] = []
         var artifacts: [ArtifactRef] = []
         var captured = false
+        /// When the first failure was recorded: the end of the last trail step's duration.
+        var failedAt: Date?
 
-        init(suite: String, name: String, arguments: String?, startedAt: Date, attempt: Int) {
+        init(suite: String, name: String, arguments: String?, startedAt: Date, attempt: Int, retriesAFailure: Bool) {
             self.suite = suite
             self.name = name
             self.arguments = arguments
             self.startedAt = startedAt
             self.attempt = attempt
+            self.retriesAFailure = retriesAFailure
         }
+
+        /// The test's key among its attempts: suite, name and arguments.
+        var key: String { "\(suite)\u{1F}\(name)\u{1F}\(arguments ?? "")" }
     }
 
     public let configuration: ReporterConfiguration
@@ -43,6 +51,8 @@ public final class RunRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var runWritten = false
     private var attempts: [String: Int] = [:]
+    /// Keys of tests with a failed attempt in this process.
+    private var failedTests: Set<String> = []
     private var counts = ResultCounts()
     private var screenshots = 0
     private var problems: [String] = []
@@ -114,12 +124,19 @@ public final class RunRecorder: @unchecked Sendable {
     /// journal, so that a crash before its end still leaves a result (an `error`).
     public func testWillStart(suite: String, name: String, arguments: String? = nil) -> ActiveTest {
         trail.reset()
+        // The trace's trees come from whichever capture is registered when a step runs (a test case
+        // registers its capture in its setUp, after this).
+        trail.useElementTrees { [weak self] in
+            guard let self, let capture = self.lock.withLock({ self.capture }) else { return nil }
+            return capture.snapshotElementTree()
+        }
         let test = lock.withLock {
             writeRunIfNeeded()
             let key = "\(suite)\u{1F}\(name)\u{1F}\(arguments ?? "")"
             attempts[key, default: 0] += 1
             return ActiveTest(
-                suite: suite, name: name, arguments: arguments, startedAt: Date(), attempt: attempts[key]!)
+                suite: suite, name: name, arguments: arguments, startedAt: Date(), attempt: attempts[key]!,
+                retriesAFailure: failedTests.contains(key))
         }
         do {
             try spoolWriter.testStarted(
@@ -151,6 +168,7 @@ public final class RunRecorder: @unchecked Sendable {
             isError: isError)
         let shouldCapture = lock.withLock {
             test.failures.append(failure)
+            if test.failedAt == nil { test.failedAt = Date() }
             defer { test.captured = true }
             return !test.captured
         }
@@ -164,6 +182,7 @@ public final class RunRecorder: @unchecked Sendable {
             let png = try spoolWriter.writeArtifact(
                 screen.png, kind: .screenshot, width: screen.pixelWidth, height: screen.pixelHeight)
             let tree = try spoolWriter.writeArtifact(screen.elementTree, kind: .elementTree)
+            trail.replaceLastTree(with: EncodedElementTree(data: screen.elementTree))
             lock.withLock {
                 test.artifacts = [png, tree]
                 screenshots += 1
@@ -180,16 +199,56 @@ public final class RunRecorder: @unchecked Sendable {
 
     /// The test ended: its result goes to the spool (written in the background; see `ResultWriter`).
     public func testDidFinish(_ test: ActiveTest, status: TestStatus, duration: Double?, skipReason: String? = nil) {
+        trail.useElementTrees(from: nil)
+        let (failures, failedAt, captured) = lock.withLock { (test.failures, test.failedAt, test.artifacts) }
+        let failed = !failures.isEmpty || status == .failed || status == .error
+        var trailSteps = trail.steps.map(\.trailStep)
+        var artifacts = captured
+        if failed || test.retriesAFailure || configuration.tracesPassingTests {
+            (trailSteps, artifacts) = trace(of: test, endingAt: failedAt ?? Date(), artifacts: captured)
+        }
         let result = TestResult(
             suite: test.suite, name: test.name, arguments: test.arguments, attempt: test.attempt, status: status,
-            skipReason: skipReason, startedAt: test.startedAt, duration: duration,
-            failures: lock.withLock { test.failures },
-            trail: trail.steps.map(\.trailStep), artifacts: lock.withLock { test.artifacts })
+            skipReason: skipReason, startedAt: test.startedAt, duration: duration, failures: failures,
+            trail: trailSteps, artifacts: artifacts)
         writer.append(spoolWriter.testEnded(result))
         lock.withLock {
             counts.add(status)
+            if failed { failedTests.insert(test.key) }
             unfinishedResults += 1
         }
+    }
+
+    /// The trail with its action trace: each step's duration and target, and its element tree written to the
+    /// spool as a content-addressed `element_tree` artifact (identical trees are one file and one reference),
+    /// appended to `artifacts`. A tree that cannot be encoded or written leaves its step without one.
+    private func trace(of test: ActiveTest, endingAt end: Date, artifacts: [ArtifactRef]) -> ([TrailStep], [ArtifactRef])
+    {
+        let steps = trail.steps
+        let trees = trail.elementTrees
+        var artifacts = artifacts
+        var referenced = Set(artifacts.map(\.sha256))
+        var traced: [TrailStep] = []
+        traced.reserveCapacity(steps.count)
+        for (index, step) in steps.enumerated() {
+            var item = step.trailStep
+            let next = index + 1 < steps.count ? steps[index + 1].startedAt : max(end, step.startedAt)
+            item.duration = next.timeIntervalSince(step.startedAt)
+            item.target = step.targetFrame.map {
+                Frame(x: Double($0.minX), y: Double($0.minY), width: Double($0.width), height: Double($0.height))
+            }
+            if let tree = trees[index] {
+                do {
+                    let ref = try spoolWriter.writeArtifact(try tree.encodedTree(), kind: .elementTree)
+                    item.elementTree = ref.sha256
+                    if referenced.insert(ref.sha256).inserted { artifacts.append(ref) }
+                } catch {
+                    note("cannot write the element tree of a step of \(test.suite).\(test.name): \(error)")
+                }
+            }
+            traced.append(item)
+        }
+        return (traced, artifacts)
     }
 
     private func writeRunIfNeeded() {

@@ -31,4 +31,13 @@ public protocol ScreenCapture: Sendable {
     /// The screen now, or `nil` when no app is in the foreground.
     /// - Throws: when rendering or encoding fails (the reporter records the failure without a screenshot).
     func captureScreen() throws -> CapturedScreen?
+
+    /// The element tree now as an in-memory copy, taken at every page-object step of a recorded test for
+    /// the action trace (docs/trace.md); `nil` when no app is in the foreground. It must not render or
+    /// encode: a passing test pays only for this copy. The default is `nil` (no trace trees).
+    func snapshotElementTree() -> (any ElementTreeSnapshot)?
+}
+
+extension ScreenCapture {
+    public func snapshotElementTree() -> (any ElementTreeSnapshot)? { nil }
 }

@@ -175,7 +175,9 @@ public final class ServiceMetrics: AccessLog {
         out += "# HELP failscope_artifact_bytes Bytes of all stored artifacts.\n"
         out += "# TYPE failscope_artifact_bytes gauge\n"
         out += "failscope_artifact_bytes \(artifactBytes)\n"
-        out += "# HELP failscope_database_bytes Bytes of the SQLite database file and its WAL.\n"
+        out +=
+            "# HELP failscope_database_bytes Bytes of the database (SQLite: its file and WAL; PostgreSQL: "
+            + "pg_database_size).\n"
         out += "# TYPE failscope_database_bytes gauge\n"
         out += "failscope_database_bytes \(databaseBytes)\n"
         out += "# HELP failscope_storage_full 1 when the disk holding the data folder is full (uploads get 507).\n"

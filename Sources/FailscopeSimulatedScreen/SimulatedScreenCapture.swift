@@ -28,9 +28,14 @@ public struct SimulatedScreenCapture: ScreenCapture {
     public func captureScreen() throws -> CapturedScreen? {
         guard let snapshot = SimulatedScreen.main.snapshot() else { return nil }
         let png = try Self.renderer.get().renderPNG(snapshot)
-        let tree = try WireCoding.encoder().encode(snapshot)
         return CapturedScreen(
             png: png, pixelWidth: snapshot.device.pixelWidth, pixelHeight: snapshot.device.pixelHeight,
-            elementTree: tree)
+            elementTree: try WireCoding.encoder().encode(snapshot))
+    }
+
+    /// The foreground app's screen as a `ScreenSnapshotHandle`: a reference to its element tree, nothing copied,
+    /// rendered or encoded until the test fails.
+    public func snapshotElementTree() -> (any ElementTreeSnapshot)? {
+        SimulatedScreen.main.snapshotHandle().map(SimulatedElementTree.init(screen:))
     }
 }

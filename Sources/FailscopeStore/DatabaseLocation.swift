@@ -23,7 +23,9 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
             guard let components = URLComponents(string: text), components.host?.isEmpty == false else {
                 throw .invalid("--database: not a PostgreSQL URI (postgres://user@host:port/database)")
             }
-            guard components.password == nil else {
+            guard components.password == nil,
+                components.queryItems?.contains(where: { $0.name.lowercased() == "password" }) != true
+            else {
                 throw .invalid(
                     "--database: the URI carries a password; give it in PGPASSWORD or ~/.pgpass instead, so it "
                         + "never appears in logs")

@@ -26,9 +26,9 @@ extension FailscopeStore {
         try Self.validate(run, now: now)
         let nowMs = Timestamp.milliseconds(now)
         return try write { db in
-            try db.transaction(.immediate) { () throws -> PutRunOutcome in
+            try db.transaction { () throws -> PutRunOutcome in
                 let existing = try db.queryFirst(
-                    "SELECT project, started_at, device FROM runs WHERE id = ?", [run.id]
+                    "SELECT project, started_at, device FROM runs WHERE id = ?\(db.dialect.forUpdate)", [run.id]
                 ) { (project: $0.string(0), startedAt: $0.int64(1), device: $0.optionalString(2)) }
                 let existingProject = existing?.project
                 let startedAt = min(Timestamp.milliseconds(run.startedAt), existing?.startedAt ?? .max)
@@ -39,12 +39,15 @@ extension FailscopeStore {
                     run.source.rawValue, startedAt,
                 ]
                 guard let existingProject else {
-                    try db.run(
+                    let inserted = try db.run(
                         """
                         INSERT INTO runs (branch, commit_sha, device, os_version, ci_provider, ci_build_url, ci_job,
                             source, started_at, id, project, finished_at, created_at, updated_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                         """, metadata + [run.id, run.project, finishedAt, nowMs, nowMs])
+                    // Another writer (PostgreSQL: another replica) created the run meanwhile: run the transaction
+                    // again, now updating it.
+                    guard inserted == 1 else { throw PostgresError.serializationFailure }
                     try refreshStatus(db, runID: run.id)
                     return .created
                 }
@@ -56,24 +59,26 @@ extension FailscopeStore {
                     """
                     UPDATE runs SET branch = ?1, commit_sha = ?2, device = ?3, os_version = coalesce(?4, os_version),
                         ci_provider = ?5, ci_build_url = ?6, ci_job = ?7, source = ?8, started_at = ?9,
-                        finished_at = coalesce(max(finished_at, ?10), finished_at, ?10), updated_at = ?11
+                        finished_at = coalesce(\(db.dialect.greatest("finished_at", "?10")), finished_at, ?10),
+                        updated_at = ?11
                     WHERE id = ?12
                     """, metadata + [finishedAt, nowMs, run.id])
                 // The days the run's results ran on before the change: their page counts are recomputed too.
                 let formerDays = try db.query(
                     "SELECT DISTINCT ran_at / ? FROM results WHERE run_id = ?", [FlakySummaries.millisecondsPerDay, run.id]
                 ) { $0.int64(0) }
-                try db.run(
+                let changed = try db.run(
                     """
                     UPDATE results SET branch = ?, commit_sha = ?, device = coalesce(reported_device, ?),
                         ran_at = coalesce(started_at, ?)
-                    WHERE run_id = ? AND (branch IS NOT ? OR commit_sha IS NOT ?
-                        OR device IS NOT coalesce(reported_device, ?) OR ran_at IS NOT coalesce(started_at, ?))
+                    WHERE run_id = ? AND (branch IS DISTINCT FROM ? OR commit_sha IS DISTINCT FROM ?
+                        OR device IS DISTINCT FROM coalesce(reported_device, ?)
+                        OR ran_at IS DISTINCT FROM coalesce(started_at, ?))
                     """,
                     [
                         run.branch, run.commit, device, startedAt, run.id, run.branch, run.commit, device, startedAt,
                     ])
-                if db.changes > 0 {
+                if changed > 0 {
                     try FlakySummaries.rebuild(db, testsOfRun: run.id, project: run.project, formerDays: formerDays)
                 }
                 try refreshStatus(db, runID: run.id)
@@ -102,6 +107,8 @@ extension FailscopeStore {
     @discardableResult
     public func addResults(_ batch: ResultBatch, toRun runID: String, now: Date = Date()) throws -> BatchOutcome {
         guard Run.isValidID(runID) else { throw StoreError.runNotFound(runID) }
+        var batch = batch
+        batch.results = batch.results.map(Self.replacingNUL)
         guard batch.results.count <= Limits.resultsPerBatch else {
             throw StoreError.invalid("a batch holds at most \(Limits.resultsPerBatch) results")
         }
@@ -116,10 +123,11 @@ extension FailscopeStore {
         else { throw StoreError.runNotFound(runID) }
         let identities = BatchIdentities(batch.results, project: project)
         return try write { db in
-            try db.transaction(.immediate) { () throws -> BatchOutcome in
+            try db.transaction { () throws -> BatchOutcome in
                 guard
                     let run = try db.queryFirst(
-                        "SELECT project, branch, commit_sha, device, started_at FROM runs WHERE id = ?", [runID],
+                        "SELECT project, branch, commit_sha, device, started_at FROM runs WHERE id = ?\(db.dialect.forUpdate)",
+                        [runID],
                         row: {
                             (
                                 project: $0.string(0), branch: $0.optionalString(1), commit: $0.optionalString(2),
@@ -153,25 +161,24 @@ extension FailscopeStore {
                     let callSite = firstFailure?.callSite ?? lastStep?.callSite
                     let startedAt = result.startedAt.map(Timestamp.milliseconds)
                     let previous = latest[attempt]
-                    try db.run(
+                    let inserted = try db.queryFirst(
                         """
                         INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device,
                             reported_device, page, call_site_file, call_site_line, attempt, status, skip_reason,
                             started_at, ran_at, duration, system_out, system_err)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (run_id, result_key) DO NOTHING
+                        ON CONFLICT (run_id, result_key) DO NOTHING RETURNING id
                         """,
                         [
                             runID, identities.resultKeys[index], testID, run.project, run.branch, run.commit,
                             result.device ?? run.device, result.device, page, callSite?.file, callSite?.line,
                             result.attempt, result.status.rawValue, result.skipReason, startedAt,
                             startedAt ?? run.startedAt, result.duration, result.systemOut, result.systemErr,
-                        ])
-                    guard db.changes == 1 else {
+                        ], row: { $0.int64(0) })
+                    guard let resultID = inserted else {
                         outcome.duplicates += 1
                         continue
                     }
-                    let resultID = db.lastInsertRowID
                     outcome.inserted += 1
                     added[result.status, default: 0] += 1
                     // The test's last attempt, a failed one first among equal attempts (as refreshStatus ranks).
@@ -189,7 +196,7 @@ extension FailscopeStore {
                             callSite: callSite.map { ($0.file, $0.line) }, status: result.status.rawValue,
                             ranAt: startedAt ?? run.startedAt))
                 }
-                try FlakySummaries.record(db, entries)
+                try FlakySummaries.add(db, entries)
                 if outcome.inserted > 0 {
                     try db.run(
                         """
@@ -220,15 +227,18 @@ extension FailscopeStore {
         guard Run.isValidID(runID) else { throw StoreError.runNotFound(runID) }
         try Self.checkTime(finish.finishedAt, field: "finishedAt", now: now)
         try write { db in
-            try db.transaction(.immediate) {
+            try db.transaction {
                 let started = try db.queryFirst("SELECT started_at FROM runs WHERE id = ?", [runID]) { $0.int64(0) }
                 if let started, Timestamp.milliseconds(finish.finishedAt) < started {
                     throw StoreError.invalid("finishedAt must not be before the run's startedAt")
                 }
-                try db.run(
-                    "UPDATE runs SET finished_at = coalesce(max(finished_at, ?1), ?1), updated_at = ?2 WHERE id = ?3",
+                let changed = try db.run(
+                    """
+                    UPDATE runs SET finished_at = coalesce(\(db.dialect.greatest("finished_at", "?1")), ?1),
+                        updated_at = ?2 WHERE id = ?3
+                    """,
                     [Timestamp.milliseconds(finish.finishedAt), Timestamp.milliseconds(now), runID])
-                guard db.changes == 1 else { throw StoreError.runNotFound(runID) }
+                guard changed == 1 else { throw StoreError.runNotFound(runID) }
                 try refreshStatus(db, runID: runID)
             }
         }
@@ -255,8 +265,7 @@ extension FailscopeStore {
                 [
                     verified.sha256, verified.kind.rawValue, verified.byteCount, verified.width, verified.height,
                     Timestamp.milliseconds(now),
-                ])
-            return db.changes == 1
+                ]) == 1
         }
         return (verified, created)
     }
@@ -313,25 +322,29 @@ extension FailscopeStore {
     ///
     /// - Throws: `StoreError.busy` / `.unavailable` / `.storageFull`.
     private static func storeTests(
-        _ db: Database, project: String, _ tests: [(id: String, result: TestResult)], firstSeenAt: Int64
+        _ db: any SQLConnection, project: String, _ tests: [(id: String, result: TestResult)], firstSeenAt: Int64
     ) throws -> [String: Int64] {
         var ids = BatchJSON()
         for test in tests { ids.append([.text(test.id)]) }
         var keys: [String: Int64] = [:]
         keys.reserveCapacity(tests.count)
-        try db.withStatement(
-            "SELECT t.id, t.key FROM json_each(?1) j JOIN tests t ON t.id = json_extract(j.value, '$[0]')", [ids.json]
+        try db.forEachRow(
+            "SELECT t.id, t.key FROM \(db.dialect.jsonArrayRows("?1", as: "j")) JOIN tests t ON t.id = (j.value ->> 0)",
+            [ids.json]
         ) { row in
-            while try row.step() { keys[row.string(0)] = row.int64(1) }
+            keys[row.string(0)] = row.int64(1)
+            return true
         }
-        guard tests.contains(where: { keys[$0.id] == nil }) else { return keys }
-        var next = try db.queryFirst("SELECT coalesce(max(key), 0) FROM tests", row: { $0.int64(0) }) ?? 0
         for (id, result) in tests where keys[id] == nil {
-            next += 1
-            try db.run(
-                "INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt, next])
-            keys[id] = next
+            // Another writer (PostgreSQL: another replica) may store the same test meanwhile: then its key.
+            keys[id] =
+                try db.queryFirst(
+                    """
+                    INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key)
+                    VALUES (?, ?, ?, ?, ?, ?, \(db.dialect.nextTestKey)) ON CONFLICT (id) DO NOTHING RETURNING key
+                    """, [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt],
+                    row: { $0.int64(0) })
+                ?? db.queryFirst("SELECT key FROM tests WHERE id = ?", [id], row: { $0.int64(0) })
         }
         return keys
     }
@@ -340,7 +353,7 @@ extension FailscopeStore {
     /// among equal attempts), and whether it failed: one statement over the batch (`json_each`), each a range of
     /// the unique (run, key) index over the test's keys on every reported device, filtered by the device.
     private static func latestAttempts(
-        _ db: Database, runID: String, _ identities: [(testID: String, attempt: AttemptKey)]
+        _ db: any SQLConnection, runID: String, _ identities: [(testID: String, attempt: AttemptKey)]
     ) throws -> [AttemptKey: (attempt: Int, failing: Bool)] {
         var keys: [AttemptKey] = []
         var lookups = BatchJSON()
@@ -355,11 +368,12 @@ extension FailscopeStore {
         }
         let found = try db.query(
             """
-            SELECT (SELECT max(r.attempt * 2 + (r.status IN ('failed', 'error'))) FROM results r
-                WHERE r.run_id = ?1 AND r.result_key > json_extract(j.value, '$[0]')
-                    AND r.result_key < json_extract(j.value, '$[1]') AND r.test_id = json_extract(j.value, '$[2]')
-                    AND r.device IS json_extract(j.value, '$[3]'))
-            FROM json_each(?2) j ORDER BY j.key
+            SELECT (SELECT max(r.attempt * 2 + CASE WHEN r.status IN ('failed', 'error') THEN 1 ELSE 0 END)
+                FROM results r
+                WHERE r.run_id = ?1 AND r.result_key > (j.value ->> 0)
+                    AND r.result_key < (j.value ->> 1) AND r.test_id = (j.value ->> 2)
+                    AND r.device IS NOT DISTINCT FROM (j.value ->> 3))
+            FROM \(db.dialect.jsonArrayRows("?2", as: "j")) ORDER BY j.key
             """, [runID, lookups.json]
         ) { $0.optionalInt(0) }
         var latest: [AttemptKey: (attempt: Int, failing: Bool)] = [:]
@@ -369,7 +383,7 @@ extension FailscopeStore {
         return latest
     }
 
-    private func insertDetails(_ db: Database, resultID: Int64, result: TestResult) throws {
+    private func insertDetails(_ db: any SQLConnection, resultID: Int64, result: TestResult) throws {
         for (position, failure) in result.failures.enumerated() {
             let frame = failure.elementFrame
             try db.run(
@@ -385,11 +399,17 @@ extension FailscopeStore {
                 ])
         }
         for (position, step) in result.trail.enumerated() {
+            let target = step.target
             try db.run(
                 """
-                INSERT INTO trail_steps (result_id, position, page, action, call_site_file, call_site_line)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """, [resultID, position, step.page, step.action, step.callSite?.file, step.callSite?.line])
+                INSERT INTO trail_steps (result_id, position, page, action, call_site_file, call_site_line,
+                    element_tree, target_x, target_y, target_width, target_height, duration)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    resultID, position, step.page, step.action, step.callSite?.file, step.callSite?.line,
+                    step.elementTree, target?.x, target?.y, target?.width, target?.height, step.duration,
+                ])
         }
         for (position, page) in result.pagesVisited.enumerated() {
             try db.run(
@@ -409,14 +429,14 @@ extension FailscopeStore {
     }
 
     /// Recomputes `failing_test_count` (tests whose last attempt failed or errored) and `status`.
-    private func refreshStatus(_ db: Database, runID: String) throws {
+    private func refreshStatus(_ db: any SQLConnection, runID: String) throws {
         try db.run(
             """
             UPDATE runs SET failing_test_count = (
                 SELECT count(*) FROM (
-                    SELECT max(attempt * 2 + (status IN ('failed', 'error'))) AS last
+                    SELECT max(attempt * 2 + CASE WHEN status IN ('failed', 'error') THEN 1 ELSE 0 END) AS last
                     FROM results WHERE run_id = ?1 GROUP BY test_id, device
-                ) WHERE last % 2 = 1)
+                ) AS latest WHERE last % 2 = 1)
             WHERE id = ?1
             """, [runID])
         try db.run(
@@ -425,6 +445,23 @@ extension FailscopeStore {
                 WHEN failing_test_count > 0 THEN 'failed' ELSE 'passed' END
             WHERE id = ?
             """, [runID])
+    }
+
+    /// `result` with U+0000 in its free text (failure messages, standard output and error, the skip reason)
+    /// replaced by U+FFFD, as bytes that are not UTF-8 are: PostgreSQL's text cannot hold it, and both engines
+    /// give back the same text. (Identity and name fields refuse it instead: ``checkText(_:field:required:)``.)
+    static func replacingNUL(_ result: TestResult) -> TestResult {
+        func replaced(_ text: String) -> String {
+            text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
+        }
+        var result = result
+        result.systemOut = result.systemOut.map(replaced)
+        result.systemErr = result.systemErr.map(replaced)
+        result.skipReason = result.skipReason.map(replaced)
+        for index in result.failures.indices {
+            result.failures[index].message = replaced(result.failures[index].message)
+        }
+        return result
     }
 
     /// The earliest time a run or result may carry: 2000-01-01T00:00:00Z.
@@ -507,8 +544,18 @@ extension FailscopeStore {
                 [("page", failure.page), ("action", failure.action), ("location.file", failure.location?.file),
                     ("callSite.file", failure.callSite?.file)], in: "\(prefix).failures[\(position)]")
         }
+        let trees = Set(result.artifacts.filter { $0.kind == .elementTree }.map(\.sha256))
         for (position, step) in result.trail.enumerated() {
             if (step.callSite?.line ?? 0) < 0 { throw .invalid("\(prefix).trail[\(position)].callSite.line must be >= 0") }
+            if let tree = step.elementTree, !trees.contains(tree) {
+                throw .invalid("\(prefix).trail[\(position)].elementTree must be the sha256 of one of the result's element_tree artifacts")
+            }
+            if let target = step.target, ![target.x, target.y, target.width, target.height].allSatisfy(\.isFinite) {
+                throw .invalid("\(prefix).trail[\(position)].target must be finite")
+            }
+            if let duration = step.duration, !(duration.isFinite && duration >= 0) {
+                throw .invalid("\(prefix).trail[\(position)].duration must be a finite number >= 0")
+            }
             try checkTexts(
                 [("page", step.page), ("action", step.action), ("callSite.file", step.callSite?.file)],
                 in: "\(prefix).trail[\(position)]")

@@ -35,7 +35,7 @@ extension FailscopeStore {
             Self.nonEmpty(request.page), Self.nonEmpty(request.device),
         ]
         let id = try write { db in
-            try db.transaction(.immediate) { () throws -> Int in
+            try db.transaction { () throws -> Int in
                 guard
                     try db.queryFirst(
                         "SELECT 1 FROM runs WHERE project = ? LIMIT 1", [request.project], row: { _ in 1 })
@@ -85,7 +85,7 @@ extension FailscopeStore {
         let expiresAt = try Self.expiry(edit.expires, now: now)
         let nowMs = Timestamp.milliseconds(now)
         try write { db in
-            try db.transaction(.immediate) {
+            try db.transaction {
                 try Self.requireActive(db, id, at: nowMs)
                 try db.run(
                     "UPDATE quarantine_entries SET owner = ?, reason = ?, expires_at = ?, ends_at = ? WHERE id = ?",
@@ -111,7 +111,7 @@ extension FailscopeStore {
         try Self.checkHumanText([("why", lift.why), ("actor", lift.actor)])
         let nowMs = Timestamp.milliseconds(now)
         try write { db in
-            try db.transaction(.immediate) {
+            try db.transaction {
                 try Self.requireActive(db, id, at: nowMs)
                 try db.run("UPDATE quarantine_entries SET lifted_at = ?, ends_at = ? WHERE id = ?", [nowMs, nowMs, id])
                 try Self.recordChange(
@@ -182,7 +182,7 @@ extension FailscopeStore {
 
     // MARK: Rows
 
-    private static func entries(_ db: Database, where condition: String, _ values: [any SQLBindable], now: Int64)
+    private static func entries(_ db: any SQLConnection, where condition: String, _ values: [any SQLBindable], now: Int64)
         throws -> [QuarantineEntry]
     {
         var entries = try db.query(
@@ -221,7 +221,7 @@ extension FailscopeStore {
     }
 
     private static func recordChange(
-        _ db: Database, entry: Int, action: QuarantineEntry.Change.Action, role: QuarantineEntry.Change.Role,
+        _ db: any SQLConnection, entry: Int, action: QuarantineEntry.Change.Action, role: QuarantineEntry.Change.Role,
         actor: String, why: String, at time: Int64
     ) throws {
         try db.run(
@@ -230,7 +230,7 @@ extension FailscopeStore {
     }
 
     /// Throws unless entry `id` exists and applies at `time`.
-    private static func requireActive(_ db: Database, _ id: Int, at time: Int64) throws {
+    private static func requireActive(_ db: any SQLConnection, _ id: Int, at time: Int64) throws {
         guard
             let endsAt = try db.queryFirst(
                 "SELECT ends_at FROM quarantine_entries WHERE id = ?", [id], row: { $0.int64(0) })

@@ -72,16 +72,24 @@ extension FailscopeStore {
     }
 
     /// One run with its results grouped by page, then call site (see `RunDetail`), or `nil`.
-    public func runDetail(_ runID: String) throws -> RunDetail? {
+    ///
+    /// `statuses`, when given, keeps only the results of those statuses (the run view asks for the failing
+    /// ones first: a 50,000-result run's failures are a few percent of it); the summary's counts stay the
+    /// whole run's, the groups' counts are those of the results kept.
+    public func runDetail(_ runID: String, statuses: Set<TestStatus>? = nil) throws -> RunDetail? {
         guard Run.isValidID(runID) else { return nil }
+        let kept = statuses.map { $0.map(\.rawValue).sorted() } ?? []
+        let statusCondition =
+            statuses == nil ? "" : " AND r.status IN (" + kept.map { _ in "?" }.joined(separator: ", ") + ")"
         return try read { db -> RunDetail? in
             guard
                 let summary = try db.queryFirst(
                     "SELECT \(Self.runColumns) FROM runs WHERE id = ?", [runID], row: Self.runSummary(from:))
             else { return nil }
             let results = try db.query(
-                "SELECT \(Self.resultColumns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ?",
-                [runID], row: Self.resultSummary(from:))
+                "SELECT \(Self.resultColumns) FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ?"
+                    + statusCondition,
+                [runID] + kept, row: Self.resultSummary(from:))
             return RunDetail(summary: summary, pages: Self.group(results))
         }
     }
@@ -124,10 +132,7 @@ extension FailscopeStore {
                             height: statement.double(10)),
                     isError: statement.int(11) != 0)
             }
-            let trail = try db.query(
-                "SELECT page, action, call_site_file, call_site_line FROM trail_steps WHERE result_id = ? ORDER BY position",
-                [resultID]
-            ) { TrailStep(page: $0.string(0), action: $0.optionalString(1), callSite: Self.location($0, 2)) }
+            let trail = try Self.trail(db, resultID: resultID)
             let pages = try db.query(
                 "SELECT page FROM result_pages WHERE result_id = ? ORDER BY position", [resultID]
             ) { $0.string(0) }
@@ -156,10 +161,25 @@ extension FailscopeStore {
                         artifact: try Self.artifactLink(from: $0, offset: 2))
                 }
             }
+            // "What changed": the newest passing result of the same test with a trace, on the same device first.
+            let passingTrace = try db.queryFirst(
+                """
+                SELECT r.id, r.run_id, r.device FROM results r
+                WHERE r.test_id = ? AND r.id <> ? AND r.status IN ('passed', 'expected_failure')
+                    AND EXISTS (SELECT 1 FROM trail_steps s WHERE s.result_id = r.id AND s.element_tree IS NOT NULL)
+                ORDER BY CASE WHEN r.device = ? THEN 0 ELSE 1 END, r.ran_at DESC, r.id DESC LIMIT 1
+                """, [row.summary.testId, resultID, row.summary.device]
+            ) { (id: $0.int(0), runID: $0.string(1), device: $0.optionalString(2)) }
+            .map { found in
+                ResultDetail.PassingTrace(
+                    resultId: found.id, runId: found.runID, device: found.device,
+                    trail: try Self.trail(db, resultID: found.id))
+            }
             return ResultDetail(
                 result: row.summary, run: run, skipReason: row.skipReason, failures: failures, artifacts: artifacts,
                 trail: trail, pagesVisited: pages, elementFrame: failures.lazy.compactMap(\.elementFrame).first,
-                lastPassingScreenshot: passing, systemOut: row.systemOut, systemErr: row.systemErr)
+                lastPassingScreenshot: passing, passingTrace: passingTrace, systemOut: row.systemOut,
+                systemErr: row.systemErr)
         }
     }
 
@@ -220,7 +240,7 @@ extension FailscopeStore {
         let pages = try read { db in
             try db.query(
                 """
-                SELECT page, count(*), sum(status IN ('failed', 'error')),
+                SELECT page, count(*), count(*) FILTER (WHERE status IN ('failed', 'error')),
                     count(DISTINCT CASE WHEN status IN ('failed', 'error') THEN test_id END),
                     max(CASE WHEN status IN ('failed', 'error') THEN ran_at END)
                 FROM results WHERE \(conditions.joined(separator: " AND "))
@@ -248,7 +268,7 @@ extension FailscopeStore {
         expected_failure_count, failing_test_count, \(forgivenFailingTestsColumn)
         """
 
-    static func runSummary(from row: Statement) throws -> RunSummary {
+    static func runSummary(from row: any SQLRow) throws -> RunSummary {
         let run = Run(
             id: row.string(0), project: row.string(1), branch: row.optionalString(2), commit: row.optionalString(3),
             device: row.optionalString(4), osVersion: row.optionalString(5), ciProvider: row.optionalString(6),
@@ -271,7 +291,7 @@ extension FailscopeStore {
         \(quarantinedResultColumn) AS quarantined
         """
 
-    static func resultSummary(from row: Statement) throws -> ResultSummary {
+    static func resultSummary(from row: any SQLRow) throws -> ResultSummary {
         ResultSummary(
             id: row.int(0), runId: row.string(1), testId: row.string(2), suite: row.string(3), name: row.string(4),
             arguments: row.string(5).isEmpty ? nil : row.string(5), device: row.optionalString(6),
@@ -281,16 +301,34 @@ extension FailscopeStore {
             screenshot: row.optionalString(15), quarantined: row.int(16) != 0)
     }
 
-    static func location(_ row: Statement, _ index: Int) -> SourceLocation? {
+    /// A result's trail steps in order, with their action trace where they have one.
+    static func trail(_ db: any SQLConnection, resultID: Int) throws -> [TrailStep] {
+        try db.query(
+            """
+            SELECT page, action, call_site_file, call_site_line, element_tree, target_x, target_y, target_width,
+                target_height, duration
+            FROM trail_steps WHERE result_id = ? ORDER BY position
+            """, [resultID]
+        ) {
+            TrailStep(
+                page: $0.string(0), action: $0.optionalString(1), callSite: Self.location($0, 2),
+                elementTree: $0.optionalString(4),
+                target: $0.isNull(5)
+                    ? nil : Frame(x: $0.double(5), y: $0.double(6), width: $0.double(7), height: $0.double(8)),
+                duration: $0.isNull(9) ? nil : $0.double(9))
+        }
+    }
+
+    static func location(_ row: any SQLRow, _ index: Int) -> SourceLocation? {
         guard let file = row.optionalString(index) else { return nil }
         return SourceLocation(file: file, line: row.int(index + 1))
     }
 
-    static func artifactLink(from row: Statement) throws -> ArtifactLink {
+    static func artifactLink(from row: any SQLRow) throws -> ArtifactLink {
         try artifactLink(from: row, offset: 0)
     }
 
-    static func artifactLink(from row: Statement, offset: Int) throws -> ArtifactLink {
+    static func artifactLink(from row: any SQLRow, offset: Int) throws -> ArtifactLink {
         ArtifactLink(
             sha256: row.string(offset), kind: ArtifactRef.Kind(rawValue: row.string(offset + 1)) ?? .screenshot,
             byteCount: row.int(offset + 2), width: row.optionalInt(offset + 3), height: row.optionalInt(offset + 4),
@@ -380,7 +418,7 @@ struct Cursor: Sendable, Hashable {
 
 extension FailscopeStore {
     /// The identity of test `testID` (`tests`), `nil` for an unknown id.
-    static func testIdentity(_ db: Database, _ testID: String) throws -> TestIdentity? {
+    static func testIdentity(_ db: any SQLConnection, _ testID: String) throws -> TestIdentity? {
         try db.queryFirst(
             "SELECT project, suite, name, arguments FROM tests WHERE id = ?", [testID], row: TestIdentity.init(row:))
     }
@@ -389,7 +427,7 @@ extension FailscopeStore {
 extension TestIdentity {
     /// The identity in a row whose first four columns are `tests`' project, suite, name and arguments
     /// (`''` for none).
-    init(row: Statement) {
+    init(row: any SQLRow) {
         self.init(
             project: row.string(0), suite: row.string(1), name: row.string(2),
             arguments: row.string(3).isEmpty ? nil : row.string(3))

@@ -10,19 +10,21 @@ extension FailscopeStore {
         public var artifactsDeleted: Int
         /// Bytes of artifact files removed (rows and orphan files).
         public var artifactBytesFreed: Int
-        /// Database file size before and after `VACUUM`.
+        /// Database size before and after (SQLite: the file and its WAL, after `VACUUM`; PostgreSQL:
+        /// `pg_database_size`, whose freed pages its autovacuum reuses).
         public var databaseBytesBefore: Int
         public var databaseBytesAfter: Int
     }
 
     /// Retention: deletes runs that started more than `keepDays` days before `now` (with their
-    /// results; the flaky summary tables are rebuilt from the remaining results), tests left without
+    /// results, ``runsPerCollection`` runs a transaction; the flaky summary rows of their tests and days are
+    /// computed again from the remaining results), tests left without
     /// results, artifacts no result references (stored more than an hour ago, so an upload whose result
     /// is on its way survives), orphan artifact files and stale temporary files; then, with `vacuum`,
     /// `VACUUM` and a WAL checkpoint so the disk space is really returned (`VACUUM` holds the writer
     /// for its duration: the service's periodic sweep passes `false`; freed pages are reused).
     ///
-    /// Rows go first, in one transaction; files after it commits, so a crash leaves at most orphan
+    /// Rows go first, in transactions; files after they commit, so a crash leaves at most orphan
     /// files, which the next collection removes.
     /// - Throws: `StoreError.invalid` for `keepDays < 1`, `.busy` / `.unavailable` / `.storageFull`.
     public func collectGarbage(keepDays: Int, now: Date = Date(), vacuum: Bool = true) throws -> GarbageReport {
@@ -33,19 +35,44 @@ extension FailscopeStore {
         var report = GarbageReport(
             runsDeleted: 0, resultsDeleted: 0, testsDeleted: 0, artifactsDeleted: 0, artifactBytesFreed: 0,
             databaseBytesBefore: before, databaseBytesAfter: before)
+        // Old runs in batches, each in its own transaction with the summaries of its tests and days computed
+        // again, so a large collection never holds the writer (or a PostgreSQL transaction) for long.
+        while true {
+            let batch = try write { db in
+                try db.transaction { () throws -> (runs: Int, results: Int) in
+                    var ids = BatchJSON()
+                    for id in try db.query(
+                        "SELECT id FROM runs WHERE started_at < ? ORDER BY started_at, id LIMIT ?",
+                        [cutoff, Self.runsPerCollection], row: { $0.string(0) })
+                    {
+                        ids.append([.text(id)])
+                    }
+                    guard !ids.isEmpty else { return (0, 0) }
+                    let inBatch = "run_id IN (SELECT (j.value ->> 0) FROM \(db.dialect.jsonArrayRows("?1", as: "j")))"
+                    let tests = try db.query("SELECT DISTINCT test_id FROM results WHERE \(inBatch)", [ids.json]) {
+                        $0.string(0)
+                    }
+                    let days = try db.query(
+                        "SELECT DISTINCT project, ran_at / 86400000 FROM results WHERE \(inBatch)", [ids.json]
+                    ) { FlakySummaries.PageDay(project: $0.string(0), day: $0.int64(1)) }
+                    let results = try db.scalar("SELECT count(*) FROM results WHERE \(inBatch)", [ids.json]).int ?? 0
+                    let runs = try db.run(
+                        "DELETE FROM runs WHERE id IN (SELECT (j.value ->> 0) FROM \(db.dialect.jsonArrayRows("?1", as: "j")))",
+                        [ids.json])
+                    // The flaky summaries are derived from results: those of the deleted results' tests and days
+                    // are computed again from what is left.
+                    try FlakySummaries.recompute(db, tests: tests, days: days)
+                    return (runs, results)
+                }
+            }
+            guard batch.runs > 0 else { break }
+            report.runsDeleted += batch.runs
+            report.resultsDeleted += batch.results
+        }
         let doomed = try write { db in
-            try db.transaction(.immediate) { () throws -> [(String, Int)] in
-                report.resultsDeleted =
-                    try db.scalar(
-                        "SELECT count(*) FROM results WHERE run_id IN (SELECT id FROM runs WHERE started_at < ?)",
-                        [cutoff]
-                    ).int ?? 0
-                try db.run("DELETE FROM runs WHERE started_at < ?", [cutoff])
-                report.runsDeleted = db.changes
-                // The flaky summaries are derived from results: recompute them from what is left.
-                if report.runsDeleted > 0 { try FlakySummaries.rebuildAll(db) }
-                try db.run("DELETE FROM tests WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.test_id = tests.id)")
-                report.testsDeleted = db.changes
+            try db.transaction { () throws -> [(String, Int)] in
+                report.testsDeleted = try db.run(
+                    "DELETE FROM tests WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.test_id = tests.id)")
                 let doomed = try db.query(
                     """
                     SELECT sha256, byte_count FROM artifacts
@@ -78,13 +105,18 @@ extension FailscopeStore {
         for temporary in temporaries where Self.modificationDate(temporary) ?? .distantPast < graceDate {
             try? FileManager.default.removeItem(at: temporary)
         }
-        try write { db in
-            if vacuum { try db.execute("VACUUM") }
-            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if case .sqlite = engine {
+            try write { db in
+                if vacuum { try db.execute("VACUUM") }
+                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            }
         }
         report.databaseBytesAfter = databaseByteCount()
         return report
     }
+
+    /// Runs deleted in one transaction of ``collectGarbage(keepDays:now:vacuum:)``.
+    static let runsPerCollection = 200
 
     private static func modificationDate(_ url: URL) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date

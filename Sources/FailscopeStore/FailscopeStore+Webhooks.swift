@@ -194,7 +194,7 @@ extension FailscopeStore {
     /// Records that run `runID` finished and is to be evaluated for webhooks at `dueAt` (one statement; a finish
     /// already waiting is postponed to `dueAt`, so the finishes of a run's processes are announced together).
     public func scheduleWebhookCheck(runID: String, dueAt: Date) throws {
-        try write { db in
+        _ = try write { db in
             try db.run(
                 """
                 INSERT INTO webhook_run_checks (run_id, request_id, due_at) VALUES (?, ?, ?)
@@ -292,7 +292,7 @@ extension FailscopeStore {
 
     /// The run's tests whose state on its branch changed since announced, with the new states recorded.
     private static func testStateChanges(
-        _ db: Database, run: RunSummary, now: Date, nowMs: Int64, policy: FlakyPolicy
+        _ db: any SQLConnection, run: RunSummary, now: Date, nowMs: Int64, policy: FlakyPolicy
     ) throws -> [WebhookTestChange] {
         let branch = run.run.branch ?? ""
         let window = try FlakyWindow(FlakyQuery(project: run.run.project, branch: branch, policy: policy, now: now))
@@ -376,7 +376,7 @@ extension FailscopeStore {
     public func recordWebhookAttempt(id: Int, owner: String, outcome: WebhookAttemptOutcome, now: Date = Date()) throws
     {
         let nowMs = Timestamp.milliseconds(now)
-        try write { db in
+        _ = try write { db in
             switch outcome {
             case .delivered(let statusCode):
                 try db.run(
@@ -415,7 +415,6 @@ extension FailscopeStore {
             try db.run(
                 "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < ?",
                 [Timestamp.milliseconds(before)])
-            return db.changes
         }
     }
 

@@ -6,9 +6,11 @@ import Synchronization
 /// and their history (ingest and queries), pages and flaky tests, retention and health, plus the
 /// artifact files under `DIR/artifacts/`.
 ///
-/// The engine is SQLite, the database `DIR/failscope.sqlite` or another file (WAL, one writer,
-/// read-only readers); nothing in this type's public surface names it. A PostgreSQL database can be
-/// migrated (`migrate(_:)`) but not yet opened as a store. Opening migrates the database with the embedded
+/// Two engines behind it, chosen by ``DatabaseLocation``: SQLite (the default, `DIR/failscope.sqlite` or
+/// another file: WAL, one writer, read-only readers) and PostgreSQL (a libpq URI: a pool of connections,
+/// writers on several machines at once, transactions run again after a serialization failure or a
+/// deadlock). Nothing in this type's public surface names the engine; its SQL is written once for both
+/// (``SQLConnection``, ``SQLDialect``). Opening migrates the database with that engine's embedded
 /// migrations (or refuses it: `MigrationError`). Ingest methods validate, then write one transaction
 /// each; read methods return the shared API types of `FailscopeModel/API`. Every error that leaves a
 /// method is a `StoreError` (`busy`, `unavailable`, `storageFull` for the database's conditions),
@@ -17,8 +19,8 @@ import Synchronization
 public final class FailscopeStore: Sendable {
     /// The data folder.
     public let directory: URL
-    /// The SQLite connections: for the store's own benchmarks, which load and measure the engine directly.
-    @_spi(Engine) public let pool: DatabasePool
+    /// The database and its connections.
+    let engine: Engine
     /// The artifact files.
     public let artifacts: ArtifactStore
     /// Migrations applied by this open (empty when the database was up to date).
@@ -30,19 +32,38 @@ public final class FailscopeStore: Sendable {
     /// The database file's name inside the data folder.
     public static let databaseFileName = "failscope.sqlite"
 
-    /// The database file (the SQLite engine's).
-    public let databasePath: String
+    /// The connections of one engine.
+    enum Engine: Sendable {
+        case sqlite(DatabasePool)
+        case postgres(PostgresDatabase)
+    }
+
+    /// The SQLite connections: for the store's own benchmarks, which load and measure the engine directly.
+    ///
+    /// - Precondition: the store is on SQLite.
+    @_spi(Engine) public var pool: DatabasePool {
+        guard case .sqlite(let pool) = engine else { preconditionFailure("the store is on PostgreSQL, not SQLite") }
+        return pool
+    }
+
+    /// The engine's spellings (which engine the store is on).
+    @_spi(Engine) public var dialect: SQLDialect {
+        switch engine {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
 
     /// Opens (creating when missing) the store in `directory`, with its database at `database` (default:
     /// `DIR/failscope.sqlite`), and applies pending migrations.
     ///
     /// - Throws: `MigrationError` when the database cannot be trusted or is newer than this binary,
-    ///   `StoreError.unavailable` when it cannot be opened, `StoreError.invalid` for a PostgreSQL
-    ///   database (not served yet), `SQLiteError` when WAL is refused, file system errors for the folder,
-    ///   ``StoreError/storageFull(_:)`` when the disk is too full to open or migrate it.
+    ///   `StoreError.unavailable` when it cannot be opened or reached, `SQLiteError` when WAL is refused,
+    ///   file system errors for the folder, ``StoreError/storageFull(_:)`` when the disk is too full to open
+    ///   or migrate it.
     public convenience init(
         directory: URL, database: DatabaseLocation? = nil,
-        migrator: Migrator = Migrator(migrations: Migration.embedded), readerCount: Int = 4
+        migrator: Migrator? = nil, readerCount: Int = 4
     ) throws {
         do {
             try self.init(opening: directory, database: database, migrator: migrator, readerCount: readerCount)
@@ -55,29 +76,37 @@ public final class FailscopeStore: Sendable {
     }
 
     private init(
-        opening directory: URL, database: DatabaseLocation?, migrator: Migrator, readerCount: Int
+        opening directory: URL, database: DatabaseLocation?, migrator: Migrator?, readerCount: Int
     ) throws {
-        let path: String
-        switch database ?? .sqlite(in: directory) {
-        case .sqlite(let file): path = file
-        case .postgres:
-            throw StoreError.invalid(
-                "this failscope can migrate a PostgreSQL database but not yet serve one; use an SQLite --database")
-        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let artifactsRoot = directory.appendingPathComponent("artifacts")
         try FileManager.default.createDirectory(at: artifactsRoot, withIntermediateDirectories: true)
         self.directory = directory
         self.artifacts = ArtifactStore(root: artifactsRoot)
-        databasePath = path
-        let pool = try SQLiteError.translating { try DatabasePool(path: path, maximumReaderCount: readerCount) }
-        do {
-            self.appliedMigrations = try SQLiteError.translating { try pool.write { try migrator.migrate($0) } }
-        } catch {
-            pool.close()
-            throw error
+        switch database ?? .sqlite(in: directory) {
+        case .sqlite(let path):
+            let pool = try SQLiteError.translating { try DatabasePool(path: path, maximumReaderCount: readerCount) }
+            do {
+                let migrator = migrator ?? Migrator(migrations: Migration.embedded)
+                self.appliedMigrations = try SQLiteError.translating {
+                    try pool.write { writer in
+                        // flaky_summaries.sql's aggregate, on the one connection that computes summaries.
+                        try FlakySummaries.registerFunctions(writer)
+                        return try migrator.migrate(writer)
+                    }
+                }
+            } catch {
+                pool.close()
+                throw error
+            }
+            engine = .sqlite(pool)
+        case .postgres(let url):
+            let database = try PostgresDatabase(
+                url: url, migrator: migrator ?? Migrator(migrations: PostgresDatabase.migrations),
+                maximumConnectionCount: max(readerCount * 2, 4))
+            appliedMigrations = database.appliedMigrations
+            engine = .postgres(database)
         }
-        self.pool = pool
     }
 
     /// The newest migration this binary has, which an open store's database is at (`0001_baseline`).
@@ -103,10 +132,17 @@ public final class FailscopeStore: Sendable {
         }
     }
 
-    /// Runs `body` with the one writer connection; SQLite's busy, full and I/O conditions leave as `StoreError`,
-    /// a lack of disk space as ``StoreError/storageFull(_:)`` (through ``storing(_:)``).
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try storing { try SQLiteError.translating { try pool.write(body) } }
+    /// Runs `body` with a writing connection (SQLite: the one writer; PostgreSQL: a pooled connection
+    /// inside a transaction, run again from the start after a serialization failure or a deadlock, so
+    /// `body` must have no effect outside the database). The engine's busy, full and unreachable conditions
+    /// leave as `StoreError`, a lack of disk space as ``StoreError/storageFull(_:)`` (through ``storing(_:)``).
+    @_spi(Engine) public func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try storing {
+            switch engine {
+            case .sqlite(let pool): try SQLiteError.translating { try pool.write(body) }
+            case .postgres(let database): try database.pool.transaction { try body($0) }
+            }
+        }
     }
 
     /// Whether the disk is full for the store: its last write failed for lack of space (and none has succeeded
@@ -133,9 +169,14 @@ public final class FailscopeStore: Sendable {
         }
     }
 
-    /// Runs `body` with a reader in one snapshot; SQLite's busy and I/O conditions leave as `StoreError`.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try SQLiteError.translating { try pool.read(body) }
+    /// Runs `body` with a reading connection in one snapshot (SQLite: a read-only reader's deferred
+    /// transaction; PostgreSQL: a `REPEATABLE READ, READ ONLY` transaction); the engine's busy and
+    /// unreachable conditions leave as `StoreError`.
+    @_spi(Engine) public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        switch engine {
+        case .sqlite(let pool): try SQLiteError.translating { try pool.read(body) }
+        case .postgres(let database): try database.pool.transaction(.snapshot) { try body($0) }
+        }
     }
 
     /// Checks that the database answers now (`/healthz`).
@@ -147,22 +188,34 @@ public final class FailscopeStore: Sendable {
         }
     }
 
-    /// Checkpoints the WAL and closes every connection; later calls throw.
+    /// Checkpoints the WAL (SQLite) and closes every connection; later calls throw.
     public func close() {
-        pool.close()
-    }
-
-    /// Bytes the database uses on disk (SQLite: the database file and its WAL).
-    public func databaseByteCount() -> Int {
-        [databasePath, databasePath + "-wal"].reduce(0) { total, path in
-            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
-            return total + (size ?? 0)
+        switch engine {
+        case .sqlite(let pool): pool.close()
+        case .postgres(let database): database.close()
         }
     }
 
-    /// The engine's consistency check (SQLite: `PRAGMA integrity_check`); returns `["ok"]` for a sound
-    /// database, else the engine's findings.
+    /// Bytes the database uses on disk (SQLite: the database file and its WAL; PostgreSQL:
+    /// `pg_database_size`, 0 when the server cannot be asked).
+    public func databaseByteCount() -> Int {
+        switch engine {
+        case .sqlite(let pool):
+            return [pool.path, pool.path + "-wal"].reduce(0) { total, path in
+                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+                return total + (size ?? 0)
+            }
+        case .postgres:
+            return ((try? read { try $0.scalar("SELECT pg_database_size(current_database())").int }) ?? nil) ?? 0
+        }
+    }
+
+    /// The engine's consistency check (SQLite: `PRAGMA integrity_check`; PostgreSQL checks its pages itself
+    /// and answers `["ok"]` when it can be read); returns `["ok"]` for a sound database, else the findings.
     public func integrityCheck() throws -> [String] {
-        try read { try $0.query("PRAGMA integrity_check") { $0.string(0) } }
+        switch engine {
+        case .sqlite: try read { try $0.query("PRAGMA integrity_check") { $0.string(0) } }
+        case .postgres: try read { try $0.query("SELECT 'ok'") { $0.string(0) } }
+        }
     }
 }

@@ -33,7 +33,11 @@ extension FailscopeStore {
             "result_id, position, message, location_file, location_line, page, action, call_site_file, "
                 + "call_site_line, element_x, element_y, element_width, element_height, is_error"
         ),
-        ("trail_steps", "result_id, position, page, action, call_site_file, call_site_line"),
+        (
+            "trail_steps",
+            "result_id, position, page, action, call_site_file, call_site_line, element_tree, target_x, target_y, "
+                + "target_width, target_height, duration"
+        ),
         ("result_pages", "result_id, position, page"),
         ("artifacts", "sha256, kind, byte_count, width, height, stored_at"),
         ("result_artifacts", "result_id, position, sha256, kind, byte_count, width, height"),
@@ -116,7 +120,7 @@ extension FailscopeStore {
                     FROM \(table)
                     """)
             }
-            try PostgresDatabase.rebuildFlakySummaries(connection)
+            try FlakySummaries.rebuildAll(connection)
         }
         return report
     }

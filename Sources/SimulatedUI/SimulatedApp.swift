@@ -92,6 +92,11 @@ public final class SimulatedApp: @unchecked Sendable, CustomDebugStringConvertib
         withTree { ScreenSnapshot(device: device, root: $0.snapshot, time: clock.now) }
     }
 
+    /// The current screen as a handle: a reference to its element tree, made into a snapshot only when asked.
+    public func snapshotHandle() -> ScreenSnapshotHandle {
+        withTree { ScreenSnapshotHandle(device: device, root: $0, time: clock.now) }
+    }
+
     /// The element tree as XCUITest prints it: one line an element, indented by depth.
     public var debugDescription: String {
         let snapshot = snapshot()

@@ -18,6 +18,11 @@ public final class SimulatedScreen: @unchecked Sendable {
         foregroundApp?.snapshot()
     }
 
+    /// The foreground app's screen now as a handle (see `ScreenSnapshotHandle`), or `nil` when no app runs.
+    public func snapshotHandle() -> ScreenSnapshotHandle? {
+        foregroundApp?.snapshotHandle()
+    }
+
     func appDidLaunch(_ app: SimulatedApp) {
         lock.withLock { foreground = app }
     }

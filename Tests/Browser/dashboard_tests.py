@@ -204,8 +204,9 @@ def runs_to_run_shows_failures_grouped_by_page_then_call_site(ctx):
           'collapsed sections with their counts')
     ctx.shot('02-run.png')
     ctx.driver.find_element(By.CSS_SELECTOR, '.chip-passed').click()
-    equal(ctx.js("return document.querySelectorAll('details[data-status=passed] tbody tr').length"), len(passed),
-          'passed rows after the Passed filter')
+    # The view asked for the failing results first; the Passed filter loads the whole run, then shows them.
+    wait_until(lambda: ctx.js("return document.querySelectorAll('details[data-status=passed] tbody tr').length") == len(passed),
+               message='the %d passed rows after the Passed filter' % len(passed))
     equal(ctx.js('return location.hash'), '#/runs/%s?status=passed' % MAIN_RUN, 'filter in the URL')
     ctx.driver.find_element(By.CSS_SELECTOR, '.chips .chip:first-child').click()
     search = ctx.driver.find_element(By.CSS_SELECTOR, 'input.search')
@@ -293,7 +294,7 @@ def a_running_run_updates_its_counts_without_a_reload(ctx):
 
 @test
 def missing_run_shows_an_error_state(ctx):
-    ctx.allowed_console.append(re.compile(r'/api/v1/runs/no-such-run .*404'))
+    ctx.allowed_console.append(re.compile(r'/api/v1/runs/no-such-run(\?status=[^ ]*)? .*404'))  # the failing results first
     state = ctx.open('#/runs/no-such-run', 'run')
     equal(state, 'error', 'view state')
     text = ctx.driver.find_element(By.ID, 'view').text
@@ -360,8 +361,8 @@ def run_to_failure_shows_the_screenshot_with_the_failing_element_outlined(ctx):
     # The element tree: every element listed, the failing one marked; search by identifier.
     def count(element):
         return 1 + sum(count(child) for child in element.get('children', []))
-    equal(ctx.js("return document.querySelectorAll('.tree-node').length"), count(tree['root']), 'tree nodes')
-    check(ctx.js("return !!document.querySelector('.tree-node.is-target')"), 'failing element marked in the tree')
+    equal(ctx.js("return document.querySelectorAll('.inspector .tree-node').length"), count(tree['root']), 'tree nodes')
+    check(ctx.js("return !!document.querySelector('.inspector .tree-node.is-target')"), 'failing element marked in the tree')
     identified = []
     def collect(element):
         if element.get('identifier'):
@@ -370,13 +371,13 @@ def run_to_failure_shows_the_screenshot_with_the_failing_element_outlined(ctx):
             collect(child)
     collect(tree['root'])
     probe = identified[len(identified) // 2]
-    search = ctx.driver.find_element(By.CSS_SELECTOR, 'input.tree-search')
+    search = ctx.driver.find_element(By.CSS_SELECTOR, '.inspector input.tree-search')
     search.send_keys(probe['identifier'])
-    wait_until(lambda: ctx.js("return document.querySelectorAll('.tree-node.is-match').length") > 0, message='a match')
-    matches = ctx.js("return [...document.querySelectorAll('.tree-node.is-match')].map(n => n.dataset.identifier)")
+    wait_until(lambda: ctx.js("return document.querySelectorAll('.inspector .tree-node.is-match').length") > 0, message='a match')
+    matches = ctx.js("return [...document.querySelectorAll('.inspector .tree-node.is-match')].map(n => n.dataset.identifier)")
     check(probe['identifier'] in matches, 'search finds %r in %r' % (probe['identifier'], matches))
     # Hovering a node outlines its element on the screenshot.
-    node = ctx.driver.find_element(By.CSS_SELECTOR, '.tree-node.is-match[data-identifier="%s"]' % probe['identifier'])
+    node = ctx.driver.find_element(By.CSS_SELECTOR, '.inspector .tree-node.is-match[data-identifier="%s"]' % probe['identifier'])
     ActionChains(ctx.driver).move_to_element(node).perform()
     wait_until(lambda: not ctx.js("return document.querySelector('.outline-hover').hidden"), message='hover outline')
     hover = ctx.js("""
@@ -392,10 +393,11 @@ def run_to_failure_shows_the_screenshot_with_the_failing_element_outlined(ctx):
     search.send_keys(Keys.ESCAPE)
     ActionChains(ctx.driver).move_to_element(ctx.driver.find_element(By.CSS_SELECTOR, '.failure-summary')).perform()
 
-    # The page trail, in order, with the failing step marked.
-    steps = ctx.js("return [...document.querySelectorAll('.trail-step')].map(s => s.querySelector('.trail-page').textContent)")
+    # The page trail, in order, with the failing step marked: the reporter's failure has an action trace, so the
+    # trail is the trace's timeline.
+    steps = ctx.js("return [...document.querySelectorAll('.timeline-step')].map(s => s.querySelector('.trail-page').textContent)")
     equal(steps, [step['page'] for step in detail['trail']], 'page trail')
-    check(ctx.js("return !!document.querySelector('.trail-step.is-failing')"), 'failing step marked')
+    check(ctx.js("return !!document.querySelector('.timeline-step.is-failing')"), 'failing step marked')
     if detail.get('lastPassingScreenshot'):
         wait_until(lambda: ctx.js("const i = document.querySelector('.last-passing img'); return i && i.complete && i.naturalWidth > 0"),
                    message='the last passing screenshot to load')
@@ -988,7 +990,127 @@ def dashboard_is_served_with_a_strict_content_security_policy(ctx):
 # MARK: Runner
 
 
+# MARK: Action trace
+
+
+def trace_result(ctx, run_id, name):
+    detail = ctx.api.get('/api/v1/runs/' + run_id)
+    result = next(r for r, _, _ in run_results(detail) if r['name'] == name and r['status'] == 'failed')
+    return ctx.api.get('/api/v1/results/%d' % result['id'])
+
+
+def selected_step(ctx):
+    return wait_until(lambda: ctx.js(
+        "const v = document.querySelector('.trace-step'); return v && v.dataset.state === 'ready' ? Number(v.dataset.step) : null;"),
+        message='the selected step to render')
+
+
+@test
+def failure_view_shows_the_action_trace_with_a_wireframe_per_step_and_what_changed(ctx):
+    detail = trace_result(ctx, 'trace-bad', 'testLogin')
+    check(detail.get('passingTrace') and detail['passingTrace']['runId'] == 'trace-ok',
+          'the passing retry in trace-ok is the passing trace: %r' % detail.get('passingTrace'))
+    ctx.open('#/results/%d' % detail['result']['id'], 'result')
+    equal(ctx.js("return document.querySelectorAll('.trace-timeline .timeline-step').length"), 3, 'timeline steps')
+    equal(selected_step(ctx), 2, 'the failing step is selected first')
+    step = ctx.js("""const v = document.querySelector('.trace-step');
+        return {action: v.querySelector('.step-action').textContent, site: v.querySelector('.step-callsite').textContent,
+                duration: v.querySelector('.step-duration').textContent,
+                screen: !!v.querySelector('.trace-screen img'), elements: v.querySelectorAll('.wire-element').length};""")
+    equal(step['action'], 'LoginPage.tapLogin()', 'step action')
+    equal(step['site'], 'LoginTests.swift:22', 'step call site')
+    check(step['duration'].startswith('5.1'), 'step duration: %r' % step['duration'])
+    check(step['screen'], 'the final step shows the real screenshot')
+    check(step['elements'] >= 4, 'the wireframe draws the tree (%d elements)' % step['elements'])
+    target = ctx.js("const r = document.querySelector('.trace-step .wire-target');"
+                    "return r && ['x', 'y', 'width', 'height'].map((k) => Number(r.getAttribute(k)));")
+    frame = seed.TRACE_LOGIN_FRAME
+    equal(target, [frame['x'], frame['y'], frame['width'], frame['height']], 'target outlined on the wireframe (points)')
+    changes = ctx.js("""return [...document.querySelectorAll('.what-changed .change')].map((li) =>
+        [li.dataset.change, li.textContent]);""")
+    kinds = sorted(kind for kind, _ in changes)
+    equal(kinds, ['appeared', 'changed', 'vanished'], 'what changed: %r' % changes)
+    text = dict(changes)
+    check('login.banner' in text['vanished'] and 'Welcome back' in text['vanished'], 'the banner vanished: %r' % text)
+    check('login.spinner' in text['appeared'], 'the spinner appeared: %r' % text)
+    check(seed.HOSTILE_NAME in text['changed'] and 'hittable yes → no' in text['changed'], 'the button changed: %r' % text)
+    equal(ctx.js("return document.querySelectorAll('img[src=\"x\"]').length"), 0, 'the hostile label made no element')
+    marks = ctx.js("const s = document.querySelector('.trace-step svg'); return [s.querySelectorAll('.wire-vanished').length,"
+                   " s.querySelectorAll('.wire-appeared').length, s.querySelectorAll('.wire-changed').length];")
+    equal(marks, [1, 1, 1], 'vanished, appeared and changed elements highlighted on the wireframe')
+    ctx.shot('trace-failing-step.png')
+
+    # Another step: its own tree, no screenshot, no comparison; hovering a tree node outlines it on the wireframe.
+    ctx.driver.find_element(By.CSS_SELECTOR, '.timeline-step[data-step="1"]').click()
+    equal(selected_step(ctx), 1, 'step 2 selected')
+    step = ctx.js("""const v = document.querySelector('.trace-step');
+        return {action: v.querySelector('.step-action').textContent, screen: !!v.querySelector('.trace-screen'),
+                changes: !!v.querySelector('.what-changed'), target: !!v.querySelector('.wire-target'),
+                labels: [...v.querySelectorAll('.wire-label')].map((t) => t.textContent)};""")
+    equal(step['action'], 'LoginPage.typeEmail(_:)', 'step 2 action')
+    check(not step['screen'] and not step['changes'], 'a middle step has a wireframe only')
+    check(step['target'], 'step 2 outlines its text field')
+    check('Sign in' in step['labels'], 'wireframe labels from the tree: %r' % step['labels'])
+    ActionChains(ctx.driver).move_to_element(ctx.driver.find_element(By.CSS_SELECTOR, '.trace-step .tree-node[data-identifier="login.email"]')).perform()
+    wait_until(lambda: ctx.js("const h = document.querySelector('.trace-step .wire-hover'); return h.getAttribute('visibility') === 'visible'"
+                              " && Number(h.getAttribute('y')) === 300;"), message='the hovered node outlined on the wireframe')
+
+
+@test
+def failure_without_a_passing_trace_says_so(ctx):
+    detail = trace_result(ctx, 'trace-bad', 'testNeverPassed')
+    ctx.open('#/results/%d' % detail['result']['id'], 'result')
+    equal(selected_step(ctx), 2, 'the failing step is selected')
+    state = ctx.js("const w = document.querySelector('.what-changed'); return w && [w.dataset.state, w.textContent];")
+    equal(state[0], 'no-passing', 'what changed without a passing trace')
+    check('No passing result' in state[1], state[1])
+
+
+@test
+def download_with_outline_burns_the_outline_into_a_png(ctx):
+    detail = trace_result(ctx, 'trace-bad', 'testLogin')
+    ctx.open('#/results/%d' % detail['result']['id'], 'result')
+    ctx.js("window.__blobs = []; const original = URL.createObjectURL;"
+           "URL.createObjectURL = (blob) => { window.__blobs.push(blob); return original(blob); };")
+    ctx.js("document.querySelector('.download-outline').click()")
+    wait_until(lambda: ctx.js("return window.__blobs.length"), message='the outlined PNG')
+    frame = seed.TRACE_LOGIN_FRAME
+    pixels = ctx.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const [x, y] = [arguments[0], arguments[1]];
+        const blob = window.__blobs[0];
+        createImageBitmap(blob).then((bitmap) => {
+          const canvas = document.createElement('canvas');
+          canvas.width = bitmap.width; canvas.height = bitmap.height;
+          const c = canvas.getContext('2d'); c.drawImage(bitmap, 0, 0);
+          const at = (px, py) => Array.from(c.getImageData(px, py, 1, 1).data.slice(0, 3));
+          done({type: blob.type, size: [bitmap.width, bitmap.height], edge: at(x + 1, y + 1), inside: at(x + 40, y + 25), outside: at(2, 2)});
+        }).catch((e) => done({error: String(e)}));""", frame['x'], frame['y'])
+    equal(pixels.get('type'), 'image/png', 'a PNG: %r' % pixels)
+    equal(pixels['size'], [393, 852], 'the screenshot size')
+    check(pixels['edge'][0] > 200 and pixels['edge'][1] < 80, 'the outline is drawn at the frame: %r' % pixels)
+    equal(pixels['inside'], [240, 240, 245], 'inside the outline is the screenshot')
+    equal(pixels['outside'], [240, 240, 245], 'the rest is the screenshot')
+    stored = ctx.js("return fetch(document.getElementById('screenshot').src).then((r) => r.arrayBuffer()).then((b) => b.byteLength)")
+    check(stored > 0, 'the stored screenshot is still served')
+
+
+@test
+def the_sample_suite_failure_has_a_trace_timeline(ctx):
+    detail = failure_with_frame(ctx, MAIN_RUN)
+    check(detail is not None, 'the seeded suite run has a failure with a screenshot')
+    trees = [step.get('elementTree') for step in detail['trail']]
+    check(trees and all(trees), 'every step of the reporter\'s failing test has a tree: %r' % trees)
+    ctx.open('#/results/%d' % detail['result']['id'], 'result')
+    equal(ctx.js("return document.querySelectorAll('.trace-timeline .timeline-step').length"), len(detail['trail']),
+          'a timeline step per trail step')
+    selected_step(ctx)
+    check(ctx.js("return document.querySelectorAll('.trace-step .wire-element').length") > 3, 'the failing step\'s wireframe')
+    ctx.shot('trace-sample-suite.png')
+
+
 def seed_api_runs(api):
+    seed.seed_trace_runs(api)
     seed.seed_flaky_runs(api)
     seed.seed_hostile_run(api)
     seed.seed_untrusted_text_run(api)

@@ -319,6 +319,92 @@ def seed_comparison_runs(api, project='compare'):
     return runs[0][0], runs[1][0]
 
 
+def element(kind, identifier='', label='', frame=(0, 0, 0, 0), value=None, enabled=True, hittable=True, children=()):
+    """One element of an element tree as the reporter's element_tree artifact encodes it (SimulatedUI's
+    ScreenSnapshot: frames as [[x, y], [width, height]] in points)."""
+    x, y, w, h = frame
+    node = {'elementType': kind, 'identifier': identifier, 'label': label, 'frame': [[x, y], [w, h]],
+            'isEnabled': enabled, 'isSelected': False, 'hasFocus': False, 'isHittable': hittable, 'options': [],
+            'children': list(children)}
+    if value is not None:
+        node['value'] = value
+    return node
+
+
+def screen_tree(*children):
+    """An iPhone 15 screen (393 × 852 pt @3x) with `children` under its application element."""
+    return {'device': {'name': 'iPhone 15', 'idiom': 'phone', 'width': 393, 'height': 852, 'scale': 3,
+                       'safeAreaTop': 59, 'safeAreaBottom': 34, 'osVersion': '17.5'},
+            'root': element('application', 'app', frame=(0, 0, 393, 852), children=children), 'time': 1.5}
+
+
+TRACE_LOGIN_FRAME = {'x': 16, 'y': 420, 'width': 361, 'height': 50}
+
+
+def seed_trace_runs(api, project='trace'):
+    """A test with an action trace in two runs: 'trace-ok' where it passed on retry (its failed first attempt and
+    its passing retry both carry trees: the retry rule of docs/trace.md), and 'trace-bad' where it fails at
+    LoginPage.tapLogin(): since the pass, the banner vanished, a spinner appeared, the button's label changed (to
+    HOSTILE_NAME) and it is no longer hittable. A second test fails with a trace and has never passed.
+    Returns (run id of the failure, run id of the pass)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    site = lambda line: {'file': '/ci/Tests/TraceTests/LoginTests.swift', 'line': line}
+    email = element('textField', 'login.email', 'Email', (16, 300, 361, 44), value='a@b.c')
+    button = lambda label, hittable=True: element('button', 'login.submit', label, (16, 420, 361, 50), hittable=hittable)
+    start_tree = screen_tree(element('navigationBar', 'login.nav', 'Sign in', (0, 59, 393, 44)),
+                             element('textField', 'login.email', 'Email', (16, 300, 361, 44), value=''))
+    passing_tree = screen_tree(element('navigationBar', 'login.nav', 'Sign in', (0, 59, 393, 44)),
+                               element('staticText', 'login.banner', 'Welcome back', (16, 200, 361, 30)), email,
+                               button('Log In'))
+    failing_tree = screen_tree(element('navigationBar', 'login.nav', 'Sign in', (0, 59, 393, 44)), email,
+                               element('activityIndicator', 'login.spinner', 'In progress', (180, 500, 33, 33)),
+                               button(HOSTILE_NAME, hittable=False))
+    shas = {}
+    for name, tree in (('start', start_tree), ('passing', passing_tree), ('failing', failing_tree)):
+        body = json.dumps(tree).encode()
+        sha = hashlib.sha256(body).hexdigest()
+        api.call('PUT', '/api/v1/artifacts/' + sha, body, content_type='application/json')
+        shas[name] = (sha, len(body))
+    png = small_png(box=(0, 0, 0, 0))  # a plain screen: the only outline is the one the dashboard draws
+    png_sha = api.put_png(png)
+    screenshot = {'sha256': png_sha, 'kind': 'screenshot', 'byteCount': len(png), 'width': 393, 'height': 852}
+    tree_ref = lambda name: {'sha256': shas[name][0], 'kind': 'element_tree', 'byteCount': shas[name][1]}
+
+    def trail(last_tree):
+        return [{'page': 'LoginPage', 'callSite': site(20), 'elementTree': shas['start'][0], 'duration': 0.2},
+                {'page': 'LoginPage', 'action': 'typeEmail(_:)', 'callSite': site(21), 'elementTree': shas['start'][0],
+                 'target': {'x': 16, 'y': 300, 'width': 361, 'height': 44}, 'duration': 0.4},
+                {'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site(22), 'elementTree': shas[last_tree][0],
+                 'target': TRACE_LOGIN_FRAME, 'duration': 5.1}]
+
+    failure = {'message': 'LoginPage: timed out after 5 s waiting until Button matching \'login.submit\' is hittable',
+               'page': 'LoginPage', 'action': 'tapLogin()', 'callSite': site(22), 'location': site(22),
+               'elementFrame': TRACE_LOGIN_FRAME, 'isError': False}
+    runs = [('trace-ok', 20, [
+        {'suite': 'TraceTests', 'name': 'testLogin', 'attempt': 1, 'status': 'failed', 'duration': 5.7,
+         'failures': [failure], 'trail': trail('failing'),
+         'artifacts': [screenshot, tree_ref('failing'), tree_ref('start')]},
+        {'suite': 'TraceTests', 'name': 'testLogin', 'attempt': 2, 'status': 'passed', 'duration': 1.2,
+         'trail': trail('passing'), 'artifacts': [tree_ref('start'), tree_ref('passing')]},
+    ]), ('trace-bad', 10, [
+        {'suite': 'TraceTests', 'name': 'testLogin', 'attempt': 1, 'status': 'failed', 'duration': 5.7,
+         'failures': [failure], 'trail': trail('failing'),
+         'artifacts': [screenshot, tree_ref('failing'), tree_ref('start')]},
+        {'suite': 'TraceTests', 'name': 'testNeverPassed', 'attempt': 1, 'status': 'failed', 'duration': 5.7,
+         'failures': [failure], 'trail': trail('failing'),
+         'artifacts': [screenshot, tree_ref('failing'), tree_ref('start')]},
+    ])]
+    for run_id, minutes_ago, results in runs:
+        started = now - datetime.timedelta(minutes=minutes_ago)
+        api.put_run({'id': run_id, 'project': project, 'branch': 'main', 'commit': '%040x' % (0x7ace + minutes_ago),
+                     'device': 'iPhone 15', 'source': 'reporter', 'startedAt': iso(started)})
+        for offset, result in enumerate(results):
+            result['startedAt'] = iso(started + datetime.timedelta(seconds=offset * 10))
+        api.post_results(run_id, results)
+        api.finish(run_id, iso(started + datetime.timedelta(seconds=30)))
+    return 'trace-bad', 'trace-ok'
+
+
 HOSTILE_REASON = "it's waiting for <b>#42</b> \"fix\" & <img src=x onerror=alert(3)>"
 
 

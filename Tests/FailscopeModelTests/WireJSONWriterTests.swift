@@ -36,7 +36,10 @@ final class WireJSONWriterTests: XCTestCase {
                         TrailStep(page: "LoginPage"),
                         TrailStep(
                             page: hostile, action: "typeEmail(_:)",
-                            callSite: SourceLocation(file: "/src/LoginTests.swift", line: -1)),
+                            callSite: SourceLocation(file: "/src/LoginTests.swift", line: -1),
+                            elementTree: index % 2 == 0 ? String(repeating: "b", count: 64) : nil,
+                            target: number.map { Frame(x: 16, y: $0, width: 361, height: 50) },
+                            duration: number),
                     ],
                 artifacts: index % 2 == 1
                     ? []

@@ -74,6 +74,7 @@ final class ObserverRunTests: XCTestCase {
         for passed in results where passed.status == .passed {
             XCTAssertEqual(passed.artifacts, [], "\(passed.name) passed: no screenshot")
             XCTAssertFalse(passed.trail.isEmpty, "\(passed.name) visited pages")
+            XCTAssertEqual(passed.trail.compactMap(\.elementTree), [], "\(passed.name) passed: no trace")
         }
 
         let failed = try XCTUnwrap(results.first { $0.status == .failed })
@@ -111,8 +112,18 @@ final class ObserverRunTests: XCTestCase {
             snapshot.root.allElements.first { $0.identifier == "item.cartAlert" }?.children.first {
                 $0.elementType == .staticText && $0.label.contains("×")
             }?.label, "1 × Desk Lamp Oak")
+        // The action trace: every step has its tree, the failing (last) step the one captured with the screenshot;
+        // each distinct tree is one file and one reference.
+        XCTAssertEqual(failed.trail.last?.elementTree, tree.sha256)
+        XCTAssertTrue(failed.trail.allSatisfy { $0.elementTree != nil && $0.duration != nil }, "\(failed.trail)")
+        XCTAssertEqual(failed.trail.last?.target, failure.elementFrame, "the failing step's target is the failure's")
+        let trees = Set(failed.trail.compactMap(\.elementTree))
+        XCTAssertEqual(Set(failed.artifacts.filter { $0.kind == .elementTree }.map(\.sha256)), trees)
+        XCTAssertEqual(failed.artifacts.count, 1 + trees.count, "no reference twice")
+        XCTAssertGreaterThan(trees.count, 2, "the screen changed between the steps")
         XCTAssertEqual(
-            try FileManager.default.contentsOfDirectory(atPath: artifacts.path).count, 2, "one PNG, one tree")
+            try FileManager.default.contentsOfDirectory(atPath: artifacts.path).count, 1 + trees.count,
+            "one PNG and each distinct tree once")
     }
 
     func testTheSwiftTestingTraitRecordsTestsCasesAndIssuesLikeTheObserver() throws {
@@ -143,7 +154,8 @@ final class ObserverRunTests: XCTestCase {
         let testLine = try line(of: ".verifyCartConfirmation(", in: "SwiftTestingCatalogTests.swift")
         XCTAssertEqual(failure.callSite?.description, "SwiftTestingCatalogTests.swift:\(testLine)")
         XCTAssertEqual(failure.location?.line, testLine)
-        XCTAssertEqual(failed.artifacts.map(\.kind), [.screenshot, .elementTree])
+        XCTAssertEqual(failed.artifacts.prefix(2).map(\.kind), [.screenshot, .elementTree])
+        XCTAssertEqual(failed.trail.last?.elementTree, failed.artifacts[1].sha256, "the failing step's tree")
     }
 
     func testAResultsOnlySuiteHasNoDeviceAndItsSkipsKeepTheirReasons() throws {
@@ -244,9 +256,13 @@ final class ObserverRunTests: XCTestCase {
             "upload", "--spool", scratch.appendingPathComponent("spool").path, "--url", service.url.absoluteString,
             "--token", service.token,
         ]
+        let artifactCount = try Spool(directory: scratch.appendingPathComponent("spool")).pendingRuns().flatMap(\.writers)
+            .flatMap(\.artifactFiles).count
+        XCTAssertGreaterThan(artifactCount, 2, "a PNG and the failing test's trace trees")
         let first = try runProcess(BuildProducts.failscope, upload, environment: childEnvironment([:]))
         XCTAssertEqual(first.status, 0, first.standardError)
-        XCTAssertTrue(first.standardError.contains("18 result(s), 2 artifact(s) sent"), first.standardError)
+        XCTAssertTrue(
+            first.standardError.contains("18 result(s), \(artifactCount) artifact(s) sent"), first.standardError)
         XCTAssertEqual(try service.counts(ofRun: "observer-run")?["total"], 18)
         XCTAssertEqual(try service.counts(ofRun: "observer-run")?["failed"], 1)
         XCTAssertFalse(

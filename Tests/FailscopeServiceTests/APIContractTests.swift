@@ -108,14 +108,22 @@ final class APIContractTests: XCTestCase {
                     page: "LoginPage", action: "tapLogin()",
                     callSite: SourceLocation(file: "/src/LoginTests.swift", line: 40))
             ]
+            // The action trace: the failing attempt's and its passing retry's steps carry their element tree.
+            let traced = [
+                TrailStep(
+                    page: "LoginPage", action: "tapLogin()",
+                    callSite: SourceLocation(file: "/src/LoginTests.swift", line: 40), elementTree: elementTree.sha256,
+                    target: Frame(x: 16, y: 300.5, width: 361, height: 50), duration: 0.25)
+            ]
             let batch = ResultBatch(results: [
                 TestResult(
                     suite: "LoginTests", name: "testRetried", device: device, status: .failed,
-                    startedAt: run.startedAt.addingTimeInterval(1), duration: 1.25, failures: [failure], trail: trail,
+                    startedAt: run.startedAt.addingTimeInterval(1), duration: 1.25, failures: [failure], trail: traced,
                     artifacts: [screenshot, elementTree], systemOut: "tapped", systemErr: "warning"),
                 TestResult(
                     suite: "LoginTests", name: "testRetried", device: device, attempt: 2, status: .passed,
-                    startedAt: run.startedAt.addingTimeInterval(3), duration: 0.5, trail: trail),
+                    startedAt: run.startedAt.addingTimeInterval(3), duration: 0.5, trail: traced,
+                    artifacts: [elementTree]),
                 TestResult(
                     suite: "LoginTests", name: "testBroken", arguments: "(1, 2)", status: .error,
                     startedAt: run.startedAt.addingTimeInterval(4), failures: [failure], trail: trail),
@@ -152,6 +160,9 @@ final class APIContractTests: XCTestCase {
         ).decode(RunDetail.self)
         let results = detail.pages.flatMap(\.callSites).flatMap(\.results)
         XCTAssertEqual(results.count, 6)
+        for target in ["/api/v1/runs/contract-1?status=failed,error", "/api/v1/runs/contract-1?status=green"] {
+            try assertDocumented(await service.send(.GET, target), .GET, "/api/v1/runs/{runId}", &checker)
+        }
         for result in results {
             try assertDocumented(
                 await service.send(.GET, "/api/v1/results/\(result.id)"), .GET, "/api/v1/results/{resultId}",

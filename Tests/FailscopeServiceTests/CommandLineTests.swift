@@ -42,16 +42,35 @@ final class CommandLineTests: XCTestCase {
         let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
         let first = try run(["migrate", "--database", url])
         XCTAssertEqual(first.status, 0, first.error)
-        XCTAssertEqual(first.output, "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0004_webhooks\n")
-        XCTAssertEqual(try run(["migrate", "--database", url]).output, "Database is up to date (0004_webhooks).\n")
+        XCTAssertEqual(first.output, "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n")
+        XCTAssertEqual(
+            try run(["migrate", "--database", url]).output, "Database is up to date (0004_webhooks).\n")
 
         let secret = "postgres://failscope:s3cret@127.0.0.1:5432/failscope"
         let refused = try run(["migrate", "--database", secret])
         XCTAssertEqual(refused.status, 64)
         XCTAssertTrue(refused.error.contains("PGPASSWORD"), refused.error)
         XCTAssertFalse(refused.error.contains("s3cret"), refused.error)
-        let unreachable = try run(["migrate", "--database", "postgres://failscope@127.0.0.1:1/failscope"])
-        XCTAssertEqual(unreachable.status, 69, unreachable.error)
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        // gc, runs and flaky --data on the PostgreSQL database (empty: nothing to delete, no runs, no flaky tests).
+        let gc = try run(["gc", "--keep-days", "3", "--data", data.path, "--database", url])
+        XCTAssertEqual(gc.status, 0, gc.error)
+        XCTAssertTrue(gc.output.contains("0 runs"), gc.output)
+        let runs = try run(["runs", "--data", data.path, "--database", url, "--json"])
+        XCTAssertEqual(runs.status, 0, runs.error)
+        XCTAssertTrue(runs.output.contains("\"runs\":[]"), runs.output)
+        let flaky = try run(["flaky", "--data", data.path, "--database", url, "--json"])
+        XCTAssertEqual(flaky.status, 0, flaky.error)
+        XCTAssertTrue(flaky.output.contains("\"flaky\" : ["), flaky.output)
+        let unreachableURI = "postgres://failscope@127.0.0.1:1/failscope?connect_timeout=2"
+        for command in [
+            ["migrate"], ["gc", "--keep-days", "3"], ["serve", "--port", "0"], ["runs"], ["flaky"],
+        ] {
+            let unreachable = try run(command + ["--data", data.path, "--database", unreachableURI])
+            XCTAssertEqual(unreachable.status, 69, "\(command): \(unreachable.error)")
+            XCTAssertTrue(unreachable.error.contains("the database is unavailable"), "\(command): \(unreachable.error)")
+        }
     }
 
     func testMigrateGCAndRunsOnADataFolder() throws {
@@ -62,7 +81,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             first.output,
             "Created a new database at \(data.appendingPathComponent(FailscopeStore.databaseFileName).path)\n"
-                + "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0004_webhooks\n")
+                + "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n")
         XCTAssertEqual(
             try run(["migrate", "--data", data.path]).output, "Database is up to date (0004_webhooks).\n")
 

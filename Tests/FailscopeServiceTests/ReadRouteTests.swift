@@ -83,6 +83,18 @@ final class ReadRouteTests: XCTestCase {
         XCTAssertEqual(detail.pages.map(\.page), ["LoginPage", nil])
         let failing = try XCTUnwrap(detail.pages.first?.callSites.first?.results.first)
         XCTAssertEqual(failing.callSite?.description, "LoginTests.swift:40")
+        // The run view's first request: the failing results only, the run's counts still the whole run's.
+        let failingOnly = try await service.send(.GET, "/api/v1/runs/run-2?status=failed%2Cerror")
+            .decode(RunDetail.self)
+        XCTAssertEqual(failingOnly.pages.map(\.page), ["LoginPage"])
+        XCTAssertEqual(failingOnly.pages.flatMap(\.callSites).flatMap(\.results).map(\.id), [failing.id])
+        XCTAssertEqual(failingOnly.summary.counts.total, 2)
+        let passedOnly = try await service.send(.GET, "/api/v1/runs/run-2?status=passed").decode(RunDetail.self)
+        XCTAssertEqual(passedOnly.pages.flatMap(\.callSites).flatMap(\.results).map(\.name), ["ok"])
+        for bad in ["green", "failed,", ""] {
+            let response = await service.send(.GET, "/api/v1/runs/run-2?status=\(bad)")
+            XCTAssertEqual(response.errorCode, "invalid_parameter", bad)
+        }
 
         let result = try await service.send(.GET, "/api/v1/results/\(failing.id)").decode(ResultDetail.self)
         XCTAssertEqual(result.failures.first?.message, "Expected the error label")

@@ -4,9 +4,9 @@ import XCTest
 
 @testable import FailscopeStore
 
-final class ArtifactStoreTests: XCTestCase {
+final class ArtifactStoreTests: StoreTestCase {
     func testPNGIsVerifiedStoredOnceUnderItsHash() throws {
-        let store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        let store = try makeStore()
         defer { store.close() }
         let png = TestPNG.make(width: 390, height: 844)
         let sha = SHA256.hex(of: png)

@@ -141,7 +141,7 @@ final class DatabaseTests: XCTestCase {
         try pool.write { try $0.execute("CREATE TABLE t (v INTEGER)") }
         DispatchQueue.concurrentPerform(iterations: 16) { index in
             if index % 2 == 0 {
-                try? pool.write { db in try db.transaction { try db.run("INSERT INTO t (v) VALUES (?)", [index]) } }
+                _ = try? pool.write { db in try db.transaction { try db.run("INSERT INTO t (v) VALUES (?)", [index]) } }
             } else {
                 _ = try? pool.read { try $0.scalar("SELECT count(*) FROM t") }
             }

@@ -5,14 +5,14 @@ import XCTest
 
 /// Each rule of docs/flaky.md against histories ingested through the store's real ingest path, with
 /// the exact sets the rules must produce.
-final class FlakyAnalysisTests: XCTestCase {
+final class FlakyAnalysisTests: StoreTestCase {
     private var store: FailscopeStore!
     private var runNumber = 0
     /// 2025-11-29 07:06:40 UTC; the 14-day window starts at 2025-11-16 00:00 UTC.
     private let now = referenceDate
 
     override func setUpWithError() throws {
-        store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        store = try makeStore()
     }
 
     override func tearDown() {
@@ -221,7 +221,6 @@ final class FlakyAnalysisTests: XCTestCase {
     }
 
     // MARK: By page
-
     func testFailuresAreAttributedToEachPageTheyHappenedOn() throws {
         // testTwoPages: flaky (retries), failing on LoginPage twice and on CatalogPage once.
         try ingest(
@@ -392,11 +391,19 @@ final class FlakyAnalysisTests: XCTestCase {
         XCTAssertEqual(test.failCount, 25)
     }
 
-    func testDeviceCountsParserReadsWhatSQLiteWrites() throws {
+    func testDeviceCountsParserReadsWhatEachEngineWrites() throws {
         let names = ["", "iPad", "a\"b", "back\\slash", "tab\there", "ünï", "emoji 😀"]
-        let json = try store.pool.read { db in
+        // As each engine's flaky_summaries.sql writes the per-device objects.
+        let objectSQL =
+            engine == .sqlite
+            ? "SELECT json_group_object(value, key + 1) FROM (SELECT key, value FROM json_each(?) ORDER BY value)"
+            : """
+            SELECT '{' || string_agg(to_json(j.value)::text || ':' || j.key, ',' ORDER BY j.value COLLATE "C") || '}'
+            FROM json_array_elements_text(CAST(? AS json)) WITH ORDINALITY AS j (value, key)
+            """
+        let json = try store.read { db in
             try db.scalar(
-                "SELECT json_group_object(value, key + 1) FROM (SELECT key, value FROM json_each(?) ORDER BY value)",
+                objectSQL,
                 [String(decoding: try JSONEncoder().encode(names), as: UTF8.self)]
             ).string
         }
@@ -441,10 +448,11 @@ final class FlakyAnalysisTests: XCTestCase {
 }
 
 /// `FlakyReader`: the same answers from a folder opened read-only, beside the open store.
-final class FlakyReaderTests: XCTestCase {
+final class FlakyReaderTests: StoreTestCase {
     func testReadOnlyReaderAnswersLikeTheStore() throws {
         let directory = try makeTemporaryDirectory()
-        let store = try FailscopeStore(directory: directory)
+        let database = try makeDatabase(directory: directory)
+        let store = try FailscopeStore(directory: directory, database: database)
         defer { store.close() }
         try store.putRun(sampleRun(startedAt: referenceDate.addingTimeInterval(-3_600)))
         try store.addResults(
@@ -453,7 +461,7 @@ final class FlakyReaderTests: XCTestCase {
         try store.putRun(sampleRun(id: "run-2", startedAt: referenceDate.addingTimeInterval(-1_800)))
         try store.addResults(ResultBatch(results: [passingResult(name: "testRetry")]), toRun: "run-2")
         let query = FailscopeStore.FlakyQuery(now: referenceDate)
-        let reader = try FlakyReader(directory: directory)
+        let reader = try FlakyReader(directory: directory, database: database)
         XCTAssertEqual(try reader.flakyTests(query), try store.flakyTests(query))
         XCTAssertEqual(try reader.flakyTests(query).flaky.map(\.name), ["testRetry"])
         XCTAssertEqual(try reader.flakyPages(query), try store.flakyPages(query))
@@ -465,10 +473,12 @@ final class FlakyReaderTests: XCTestCase {
         // the reader does not migrate, so it says what to run.
         for applied in [0] {
             let directory = try makeTemporaryDirectory()
+            let database = try makeDatabase(directory: directory)
             let store = try FailscopeStore(
-                directory: directory, migrator: Migrator(migrations: Array(Migration.embedded.prefix(applied))))
+                directory: directory, database: database,
+                migrator: Migrator(migrations: Array(Migration.embedded.prefix(applied))))
             store.close()
-            XCTAssertThrowsError(try FlakyReader(directory: directory)) { error in
+            XCTAssertThrowsError(try FlakyReader(directory: directory, database: database)) { error in
                 XCTAssertTrue("\(error)".contains("failscope migrate"), "\(error)")
             }
         }

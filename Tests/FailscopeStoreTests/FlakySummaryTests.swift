@@ -5,11 +5,11 @@ import XCTest
 
 /// The summary tables kept by ingest equal what flaky_summaries.sql computes from
 /// `results`, also after out-of-order results and a run whose branch, commit and device changed.
-final class FlakySummaryTests: XCTestCase {
+final class FlakySummaryTests: StoreTestCase {
     private var store: FailscopeStore!
 
     override func setUpWithError() throws {
-        store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        store = try makeStore()
     }
 
     override func tearDown() {
@@ -20,7 +20,7 @@ final class FlakySummaryTests: XCTestCase {
 
     private func assertMatchesRebuild(file: StaticString = #filePath, line: UInt = #line) throws {
         let incremental = try snapshot()
-        try store.pool.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+        try store.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
         let rebuilt = try snapshot()
         for table in FlakySummaries.tables {
             XCTAssertEqual(incremental[table], rebuilt[table], "table \(table)", file: file, line: line)
@@ -81,7 +81,7 @@ final class FlakySummaryTests: XCTestCase {
                 id: "run-3", project: "Shop", branch: "release", commit: "moved", device: "Pixel",
                 startedAt: referenceDate.addingTimeInterval(-90_000)))
         try assertMatchesRebuild()
-        let branches = try store.pool.read { db in
+        let branches = try store.read { db in
             try db.query("SELECT DISTINCT branch FROM flaky_outcomes ORDER BY 1") { $0.string(0) }
         }
         XCTAssertEqual(branches, ["feature", "main", "release"])
@@ -99,7 +99,7 @@ final class FlakySummaryTests: XCTestCase {
                 TestResult(suite: "S", name: "testMoved", attempt: 2, status: .passed, trail: [TrailStep(page: "MovePage")]),
             ]), toRun: "moved")
         try store.putRun(Run(id: "moved", project: "Shop", branch: "main", startedAt: referenceDate.addingTimeInterval(-6 * 86_400)))
-        let days = try store.pool.read { db in
+        let days = try store.read { db in
             try db.query("SELECT day, results, fails FROM page_days WHERE page = 'MovePage'") {
                 "\($0.int64(0)) \($0.int(1)) \($0.int(2))"
             }
@@ -146,7 +146,7 @@ final class FlakySummaryTests: XCTestCase {
         try store.addResults(
             ResultBatch(results: ["testD", "testA"].map { TestResult(suite: "S", name: $0, status: .failed) } + [retry]),
             toRun: "r2")
-        let keys = try store.pool.read { db in
+        let keys = try store.read { db in
             try db.query("SELECT name, key FROM tests ORDER BY key") { "\($0.string(0))=\($0.int(1))" }
         }
         XCTAssertEqual(keys, ["testC=1", "testA=2", "testB=3", "testD=4"])
@@ -183,7 +183,7 @@ final class FlakySummaryTests: XCTestCase {
         let counts = try snapshot()
         XCTAssertGreaterThan(Set(counts["flaky_test_days"]?.map { $0[3] } ?? []).count, 5, "several days")
         XCTAssertGreaterThan(counts["flaky_commits"]?.count ?? 0, 0)
-        let full = try store.pool.read { db in
+        let full = try store.read { db in
             try db.scalar("SELECT max(length(outcomes)) FROM flaky_outcomes").int.map { $0 / OutcomePack.stride }
         }
         XCTAssertEqual(full, FlakySummaries.recentCapacity, "some key was trimmed")
@@ -194,12 +194,12 @@ final class FlakySummaryTests: XCTestCase {
         try store.putRun(Run(id: "r", project: "Shop", branch: "main", commit: "c", device: "iPad", startedAt: referenceDate))
         let results = (1...70).map { TestResult(suite: "S", name: "t", attempt: $0, status: $0 % 2 == 0 ? .passed : .failed) }
         try store.addResults(ResultBatch(results: results), toRun: "r")
-        let kept = try store.pool.read { db in
+        let kept = try store.read { db in
             try db.query("SELECT device, newest_result_id, outcomes FROM flaky_outcomes ORDER BY 1") { row in
                 (device: row.string(0), newest: row.int64(1), pack: row.withBlob(2) { OutcomePack($0) })
             }
         }
-        let newestID = try store.pool.read { try $0.scalar("SELECT max(id) FROM results").int64 }
+        let newestID = try store.read { try $0.scalar("SELECT max(id) FROM results").int64 }
         XCTAssertEqual(kept.map(\.device), ["*", "iPad"])
         for key in kept {
             XCTAssertEqual(key.newest, newestID, key.device)

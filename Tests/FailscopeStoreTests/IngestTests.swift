@@ -3,11 +3,11 @@ import XCTest
 
 @_spi(Engine) @testable import FailscopeStore
 
-final class IngestTests: XCTestCase {
+final class IngestTests: StoreTestCase {
     private var store: FailscopeStore!
 
     override func setUpWithError() throws {
-        store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        store = try makeStore()
     }
 
     override func tearDown() {
@@ -72,7 +72,7 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(try store.addResults(batch, toRun: "run-1"), .init(inserted: 0, duplicates: 3))
         let summary = try XCTUnwrap(store.runSummary("run-1"))
         XCTAssertEqual(summary.counts, ResultCounts(total: 3, passed: 1, failed: 2, failingTests: 1))
-        let rows = try store.pool.read { try $0.scalar("SELECT count(*) FROM failures").int }
+        let rows = try store.read { try $0.scalar("SELECT count(*) FROM failures").int }
         XCTAssertEqual(rows, 2)
     }
 
@@ -155,7 +155,7 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(try store.runSummary("run-1")?.counts.total, 0)
     }
 
-    func testHostileTextIsStoredVerbatim() throws {
+    func testHostileTextIsStoredVerbatimButNUL() throws {
         let injection = "x'); DROP TABLE results; --"
         let html = "<script>alert(1)</script><img src=x onerror=alert(2)>"
         var run = sampleRun()
@@ -168,9 +168,9 @@ final class IngestTests: XCTestCase {
         let summary = try XCTUnwrap(detail.pages.first?.callSites.first?.results.first)
         XCTAssertEqual(summary.suite, html)
         XCTAssertEqual(summary.name, injection)
-        XCTAssertEqual(summary.message, html + "\u{0}" + injection)
+        XCTAssertEqual(summary.message, html + "\u{FFFD}" + injection, "NUL as U+FFFD, on both engines")
         XCTAssertEqual(detail.summary.run.branch, injection)
-        XCTAssertEqual(try store.pool.read { try $0.scalar("SELECT count(*) FROM results").int }, 1)
+        XCTAssertEqual(try store.read { try $0.scalar("SELECT count(*) FROM results").int }, 1)
     }
 
     func testBranchChangeIsCopiedToStoredResults() throws {
@@ -180,7 +180,7 @@ final class IngestTests: XCTestCase {
         run.branch = "feature"
         run.commit = "def456"
         try store.putRun(run)
-        let row = try store.pool.read { db in
+        let row = try store.read { db in
             try db.queryFirst("SELECT branch, commit_sha, device FROM results") {
                 ($0.string(0), $0.string(1), $0.string(2))
             }
@@ -191,10 +191,10 @@ final class IngestTests: XCTestCase {
     }
 }
 
-final class FailingTestCountTests: XCTestCase {
+final class FailingTestCountTests: StoreTestCase {
     /// The incremental count kept per batch equals a full recount, whatever order attempts arrive in.
     func testIncrementalFailingCountMatchesAFullRecount() throws {
-        let store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        let store = try makeStore()
         defer { store.close() }
         try store.putRun(sampleRun())
         func result(_ name: String, _ attempt: Int, _ status: TestStatus, device: String? = nil) -> TestResult {
@@ -214,11 +214,12 @@ final class FailingTestCountTests: XCTestCase {
         for batch in batches {
             try store.addResults(ResultBatch(results: batch), toRun: "run-1")
             let incremental = try XCTUnwrap(store.runSummary("run-1")).counts.failingTests
-            let recount = try store.pool.read { db in
+            let recount = try store.read { db in
                 try db.scalar(
                     """
-                    SELECT count(*) FROM (SELECT max(attempt * 2 + (status IN ('failed', 'error'))) AS last
-                    FROM results WHERE run_id = 'run-1' GROUP BY test_id, device) WHERE last % 2 = 1
+                    SELECT count(*) FROM (
+                        SELECT max(attempt * 2 + CASE WHEN status IN ('failed', 'error') THEN 1 ELSE 0 END) AS last
+                        FROM results WHERE run_id = 'run-1' GROUP BY test_id, device) AS latest WHERE last % 2 = 1
                     """
                 ).int
             }
@@ -231,11 +232,12 @@ final class FailingTestCountTests: XCTestCase {
     }
 }
 
-final class IngestTimeTests: XCTestCase {
+final class IngestTimeTests: StoreTestCase {
     func testTimesFarOutsideTheirRangeAreRefused() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try FailscopeStore(directory: directory)
+        let store = try makeStore(directory: directory)
+        defer { store.close() }
         let now = Date(timeIntervalSince1970: 1_764_400_000)
         let far = WireCoding.parseDate("9999-12-31T00:00:00Z")!
         XCTAssertThrowsError(try store.putRun(Run(id: "future", project: "P", startedAt: far), now: now)) { error in

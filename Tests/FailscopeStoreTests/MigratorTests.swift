@@ -20,7 +20,7 @@ final class MigratorTests: XCTestCase {
             let text = try String(contentsOf: folder.appendingPathComponent(migration.name + ".sql"), encoding: .utf8)
             XCTAssertEqual(migration.sql, text, "\(migration.name) is embedded byte for byte")
         }
-        XCTAssertEqual(Migration.embedded.map(\.name), ["0001_baseline", "0002_quarantine", "0004_webhooks"])
+        XCTAssertEqual(Migration.embedded.map(\.name), ["0001_baseline", "0002_quarantine", "0003_trail_step_trace", "0004_webhooks"])
     }
 
     func testAppliesEveryMigrationOnceAndRecordsChecksums() throws {

@@ -49,7 +49,7 @@ final class PostgresTests: XCTestCase {
 
     func testMigratesTheBaselineOnceAndRefusesAChangedOrNewerDatabase() throws {
         let database = try PostgresDatabase(url: schema.url)
-        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0002_quarantine", "0004_webhooks"])
+        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0002_quarantine", "0003_trail_step_trace", "0004_webhooks"])
         let tables = try database.pool.withConnection { connection in
             let rows = try connection.query(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
@@ -298,6 +298,63 @@ final class PostgresTests: XCTestCase {
             carried.string(0, 1), "r/\(Timestamp.milliseconds(referenceDate + 60))", "the entry as stored")
     }
 
+    /// Replicas: two stores on one database (two `serve` processes), 16 uploaders putting the same run and
+    /// sending batches through one, then again through the other (a retry reaching another replica), all at
+    /// once. Every result is stored exactly once, the run's counters match its rows, and the flaky summaries
+    /// are what a rebuild computes.
+    func testReplicasIngestingOneRunAtOnceStoreEveryResultOnce() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let replicas = try (0..<2).map { _ in
+            try FailscopeStore(directory: try makeTemporaryDirectory(), database: .postgres(url: database.url))
+        }
+        defer { replicas.forEach { $0.close() } }
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 16) { uploader in
+            do {
+                var run = sampleRun(startedAt: referenceDate.addingTimeInterval(Double(uploader)))
+                run.finishedAt = nil
+                try replicas[uploader % 2].putRun(run)
+                for batch in 0..<4 {
+                    let results = (0..<25).map { index in
+                        TestResult(
+                            suite: "Suite\(index % 5)", name: "test\(uploader)_\(batch)_\(index % 10)",
+                            attempt: 1 + index / 10, status: index % 7 == 0 ? .failed : .passed,
+                            failures: index % 7 == 0 ? [Failure(message: "m", page: "LoginPage")] : [])
+                    }
+                    for replica in [uploader % 2, (uploader + 1) % 2] {
+                        try replicas[replica].addResults(ResultBatch(results: results), toRun: "run-1")
+                    }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        let summary = try XCTUnwrap(replicas[0].runSummary("run-1"))
+        XCTAssertEqual(summary.run.startedAt, referenceDate, "the earliest start")
+        XCTAssertEqual(summary.counts.total, 16 * 4 * 25, "each result once")
+        let stored = try replicas[1].read { db in
+            try db.queryFirst("SELECT count(*), count(DISTINCT result_key), count(DISTINCT id) FROM results") {
+                [$0.int(0), $0.int(1), $0.int(2)]
+            }
+        }
+        XCTAssertEqual(stored, [1_600, 1_600, 1_600])
+        let failing = try replicas[1].read { db in
+            try db.scalar(
+                """
+                SELECT count(*) FROM (
+                    SELECT max(attempt * 2 + CASE WHEN status IN ('failed', 'error') THEN 1 ELSE 0 END) AS last
+                    FROM results GROUP BY test_id, device) AS latest WHERE last % 2 = 1
+                """
+            ).int
+        }
+        XCTAssertEqual(summary.counts.failingTests, failing)
+        let ingested = try replicas[0].flakySummaryRows()
+        try replicas[0].rebuildFlakySummaries()
+        XCTAssertEqual(try replicas[1].flakySummaryRows(), ingested, "the summaries of concurrent ingest")
+    }
+
     private static func text(_ value: SQLValue) -> String {
         switch value {
         case .null: "NULL"
@@ -339,5 +396,27 @@ final class DatabaseLocationTests: XCTestCase {
             XCTAssertTrue(message.contains("PGPASSWORD"), message)
             XCTAssertFalse(message.contains("s3cret"), message)
         }
+        XCTAssertThrowsError(try DatabaseLocation(parsing: "postgres://failscope@db/failscope?password=s3cret")) {
+            error in
+            XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
+        }
+    }
+}
+
+final class SQLDialectTests: XCTestCase {
+    func testPlaceholdersBecomeNumberedParametersOutsideLiteralsAndComments() {
+        let rewrite = SQLDialect.postgresPlaceholders
+        XCTAssertEqual(rewrite("SELECT ?, ? FROM t WHERE a = ?"), "SELECT $1, $2 FROM t WHERE a = $3")
+        XCTAssertEqual(rewrite("?2 + ?1 + ? + ?12"), "$2 + $1 + $3 + $12", "a bare ? follows the largest number")
+        XCTAssertEqual(rewrite("SELECT '?', 'it''s ?', \"?\" -- ?\n, ?"), "SELECT '?', 'it''s ?', \"?\" -- ?\n, $1")
+        XCTAssertEqual(rewrite("/* ? */ ? $$ ? $$"), "/* ? */ $1 $$ ? $$")
+        XCTAssertEqual(rewrite("SELECT 'ünï ?' || ?"), "SELECT 'ünï ?' || $1")
+    }
+
+    func testTheDialectsSpellTheirDifferences() {
+        XCTAssertEqual(SQLDialect.sqlite.greatest("a", "?1"), "max(a, ?1)")
+        XCTAssertEqual(SQLDialect.postgres.least("a", "b"), "LEAST(a, b)")
+        XCTAssertEqual(SQLDialect.sqlite.forUpdate, "")
+        XCTAssertEqual(SQLDialect.postgres.forUpdate, " FOR UPDATE")
     }
 }

@@ -5,20 +5,15 @@ import XCTest
 @testable import FailscopeStore
 
 /// The quarantine: what an entry applies to (its test, narrowing, validity interval), the run counts and status
-/// that forgive, the audit log, the rules. Only the store's public methods, so the same cases run on any engine
-/// the store opens (`openStore()` is the one place that picks it).
-final class QuarantineTests: XCTestCase {
+/// that forgive, the audit log, the rules; on both engines (`StoreTestCase`).
+final class QuarantineTests: StoreTestCase {
     private var store: FailscopeStore!
     /// Three days ago at a whole hour: inside the flaky window, and a time every entry here is added at.
     private let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
         .addingTimeInterval(-3 * 86_400)
 
-    private func openStore() throws -> FailscopeStore {
-        try FailscopeStore(directory: try makeTemporaryDirectory())
-    }
-
     override func setUpWithError() throws {
-        store = try openStore()
+        store = try makeStore()
     }
 
     override func tearDown() {

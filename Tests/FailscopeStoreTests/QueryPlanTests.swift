@@ -104,10 +104,10 @@ final class QueryPlanTests: XCTestCase {
         // The newest few in order and their total: the covering index `flaky_commits_contradicting`, no table lookup, no sort.
         let values: [any SQLBindable] = ["t", "main", "*", 0, 6]
         let newest = try plan(
-            "SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) \(FlakyAnalysis.contradictingCommits) "
+            "SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) \(FlakyAnalysis.contradictingCommits(.sqlite)) "
                 + "ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT ?5", values)
         XCTAssertEqual(newest, "SEARCH flaky_commits USING COVERING INDEX flaky_commits_contradicting (test_id=? AND branch=? AND device=? AND <expr>>?)")
-        let count = try plan("SELECT count(*) \(FlakyAnalysis.contradictingCommits)", Array(values.prefix(4)))
+        let count = try plan("SELECT count(*) \(FlakyAnalysis.contradictingCommits(.sqlite))", Array(values.prefix(4)))
         XCTAssertTrue(count.contains("COVERING INDEX flaky_commits_contradicting"), count)
     }
 

@@ -4,11 +4,11 @@ import XCTest
 
 @testable import FailscopeStore
 
-final class QueryTests: XCTestCase {
+final class QueryTests: StoreTestCase {
     private var store: FailscopeStore!
 
     override func setUpWithError() throws {
-        store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        store = try makeStore()
     }
 
     override func tearDown() {
@@ -88,6 +88,47 @@ final class QueryTests: XCTestCase {
         try store.putArtifact(failurePNG, sha256: failureSHA, mediaType: "image/png")
         XCTAssertEqual(try store.resultDetail(id)?.artifacts.first?.available, true)
         XCTAssertNil(try store.resultDetail(999_999))
+    }
+
+    func testTrailStepsKeepTheirTraceAndAFailureFindsTheNewestPassingTraceOnItsDeviceFirst() throws {
+        let treeA = String(repeating: "a", count: 64)
+        let treeB = String(repeating: "b", count: 64)
+        func traced(_ status: TestStatus, tree: String, device: String? = nil, at seconds: Double) -> TestResult {
+            var result = failingResult(name: "testTraced")
+            result.status = status
+            result.device = device
+            result.startedAt = referenceDate.addingTimeInterval(seconds)
+            if status == .passed { result.failures = [] }
+            result.artifacts = [ArtifactRef(sha256: tree, kind: .elementTree, byteCount: 10)]
+            result.trail[2].elementTree = tree
+            result.trail[2].target = Frame(x: 16, y: 300, width: 361, height: 50)
+            result.trail[2].duration = 0.75
+            return result
+        }
+        try store.putRun(sampleRun())
+        try store.addResults(
+            ResultBatch(results: [
+                traced(.passed, tree: treeA, at: 1),  // on the run's device (iPhone 15)
+                traced(.passed, tree: treeB, device: "iPad", at: 2),  // newer, on another device
+                passingResult(name: "testTraced"),  // newest passing, but without a trace
+            ]), toRun: "run-1")
+        try store.putRun(sampleRun(id: "run-2", startedAt: referenceDate.addingTimeInterval(60)))
+        try store.addResults(ResultBatch(results: [traced(.failed, tree: treeB, at: 70)]), toRun: "run-2")
+        let failingID = try XCTUnwrap(store.runDetail("run-2")?.pages.first?.callSites.first?.results.first?.id)
+        let detail = try XCTUnwrap(store.resultDetail(failingID))
+        XCTAssertEqual(detail.trail.map(\.elementTree), [nil, nil, treeB])
+        XCTAssertEqual(detail.trail[2].target, Frame(x: 16, y: 300, width: 361, height: 50))
+        XCTAssertEqual(detail.trail[2].duration, 0.75)
+        XCTAssertEqual(detail.passingTrace?.runId, "run-1")
+        XCTAssertEqual(detail.passingTrace?.device, "iPhone 15", "the same device before a newer one elsewhere")
+        XCTAssertEqual(detail.passingTrace?.trail.last?.elementTree, treeA)
+
+        // A step's tree must be one of the result's element_tree artifacts (so it is kept and collected with it).
+        var orphan = traced(.failed, tree: treeA, at: 80)
+        orphan.trail[2].elementTree = treeB
+        XCTAssertThrowsError(try store.addResults(ResultBatch(results: [orphan]), toRun: "run-2")) {
+            XCTAssertTrue("\($0)".contains("elementTree"), "\($0)")
+        }
     }
 
     func testHistoryIsNewestFirstAcrossRunsWithCursor() throws {

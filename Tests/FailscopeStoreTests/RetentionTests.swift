@@ -4,9 +4,9 @@ import XCTest
 
 @_spi(Engine) @testable import FailscopeStore
 
-final class RetentionTests: XCTestCase {
+final class RetentionTests: StoreTestCase {
     func testGarbageCollectionDeletesOldRunsThenUnreferencedArtifacts() throws {
-        let store = try FailscopeStore(directory: try makeTemporaryDirectory())
+        let store = try makeStore()
         defer { store.close() }
         let now = referenceDate.addingTimeInterval(30 * 86_400)
         let oldPNG = TestPNG.make(width: 3, height: 3, red: 1)
@@ -40,13 +40,13 @@ final class RetentionTests: XCTestCase {
         // A write after its folder was removed makes the folder again.
         try store.putArtifact(oldPNG, sha256: oldSHA, mediaType: "image/png", now: now)
         XCTAssertTrue(store.artifacts.contains(sha256: oldSHA))
-        XCTAssertEqual(try store.pool.read { try $0.scalar("SELECT count(*) FROM failures").int }, 1)
-        let summaryRows = try store.pool.read { db in
+        XCTAssertEqual(try store.read { try $0.scalar("SELECT count(*) FROM failures").int }, 1)
+        let summaryRows = try store.read { db in
             try db.scalar("SELECT count(*) FROM flaky_outcomes WHERE newest_result_id NOT IN (SELECT id FROM results)").int
         }
         XCTAssertEqual(summaryRows, 0, "no flaky summary row refers to a deleted result")
         XCTAssertEqual(
-            try store.pool.read { try $0.scalar("SELECT count(DISTINCT newest_result_id) FROM flaky_outcomes").int }, 1)
+            try store.read { try $0.scalar("SELECT count(DISTINCT newest_result_id) FROM flaky_outcomes").int }, 1)
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
         XCTAssertThrowsError(try store.collectGarbage(keepDays: 0))
     }

@@ -3,7 +3,7 @@ import FailscopeTesting
 import Foundation
 import XCTest
 
-@testable import FailscopeStore
+@_spi(Engine) @testable import FailscopeStore
 
 /// The webhook outbox in the store: which events a finished run makes under docs/flaky.md's rules, per-test order of
 /// claims and exclusive leases.

@@ -65,26 +65,41 @@ export async function getArtifactJSON(url, { signal } = {}) {
 }
 
 /**
- * The newest run detail, kept for a few seconds so that going back from a failure to a run of
- * thousands of results is instant. Only a finished run's detail is taken from it: a running run's
- * changes as its results arrive.
+ * The statuses of a run's failing results, as GET /api/v1/runs/{runId}?status= takes them: the run view
+ * asks for these first and for the whole run only when the reader needs the other results
+ * (prefetch.js starts the same request, spelled out there).
+ */
+export const FAILING_STATUSES = 'failed,error';
+
+/**
+ * The newest run details (one per status filter), kept for a few seconds so that going back from a
+ * failure to a run of thousands of results is instant. Only a finished run's detail is taken from
+ * them: a running run's changes as its results arrive.
  */
 const RUN_CACHE_MS = 15000;
-let runCache = null;
+const runCache = new Map();  // status filter ('' for the whole run) → {id, at, detail}
 
-async function runDetail(id, options) {
+async function runDetail(id, options = {}) {
   const now = Date.now();
-  if (runCache && runCache.id === id && now - runCache.at < RUN_CACHE_MS && runCache.detail.summary.run.finishedAt) {
-    return runCache.detail;
+  const status = options.status || '';
+  const cached = runCache.get(status);
+  if (cached && cached.id === id && now - cached.at < RUN_CACHE_MS && cached.detail.summary.run.finishedAt) {
+    return cached.detail;
   }
-  const detail = await getJSON('/api/v1/runs/' + encodeURIComponent(id), options);
-  runCache = { id, at: now, detail };
+  const detail = await getJSON('/api/v1/runs/' + encodeURIComponent(id) + queryString({ status }), options);
+  runCache.set(status, { id, at: now, detail });
   return detail;
 }
 
-/** The kept detail of run `id`, or null: lets the failure view step through a run's failures for free. */
+/**
+ * A kept detail of run `id` with at least its failing results, or null: lets the failure view step
+ * through a run's failures for free.
+ */
 export function cachedRun(id) {
-  return runCache && runCache.id === id && Date.now() - runCache.at < RUN_CACHE_MS * 20 ? runCache.detail : null;
+  for (const cached of runCache.values()) {
+    if (cached.id === id && Date.now() - cached.at < RUN_CACHE_MS * 20) return cached.detail;
+  }
+  return null;
 }
 
 export const api = {

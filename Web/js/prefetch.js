@@ -6,7 +6,8 @@
   if (!match || !window.fetch) return;
   var id;
   try { id = decodeURIComponent(match[2]); } catch (e) { return; }
-  var path = '/api/v1/' + match[1] + '/' + encodeURIComponent(id);
+  // A run view asks for its failing results first (api.js FAILING_STATUSES).
+  var path = '/api/v1/' + match[1] + '/' + encodeURIComponent(id) + (match[1] === 'runs' ? '?status=failed%2Cerror' : '');
   var headers = { Accept: 'application/json' };
   try {
     var token = localStorage.getItem('failscope.readToken');

@@ -63,7 +63,8 @@
  * @property {boolean} quarantined  a quarantine entry applied to the test when this result ran (a failure is shown
  *   "failed, quarantined")
  *
- * @typedef {object} RunDetail  GET /api/v1/runs/{runId}
+ * @typedef {object} RunDetail  GET /api/v1/runs/{runId}[?status=failed,error]  with `status`, only the results of those
+ *   statuses (the run view asks for the failing ones first); the summary's counts are still the whole run's
  * @property {RunSummary} summary
  * @property {{page?: string, counts: ResultCounts,
  *   callSites: {callSite?: SourceLocation, results: ResultSummary[]}[]}[]} pages
@@ -94,6 +95,15 @@
  * @property {{x: number, y: number, width: number, height: number}} [elementFrame]  points
  * @property {boolean} isError
  *
+ * @typedef {object} TrailStep  a page entered (no action) or a page method called; the last three are the action
+ *   trace, written for failing tests (docs/trace.md)
+ * @property {string} page
+ * @property {string} [action]
+ * @property {SourceLocation} [callSite]
+ * @property {string} [elementTree]  SHA-256 of the step's element_tree artifact (/artifacts/{sha}.json, an ElementTree)
+ * @property {{x: number, y: number, width: number, height: number}} [target]  points: the element the action targeted
+ * @property {number} [duration]  seconds to the next step
+ *
  * @typedef {object} ArtifactLink
  * @property {'screenshot'|'element_tree'} kind
  * @property {string} url
@@ -107,9 +117,11 @@
  * @property {string} [skipReason]
  * @property {Failure[]} failures
  * @property {ArtifactLink[]} artifacts
- * @property {{page: string, action?: string, callSite?: SourceLocation}[]} trail
+ * @property {TrailStep[]} trail
  * @property {{x: number, y: number, width: number, height: number}} [elementFrame]
  * @property {{resultId: number, runId: string, artifact: ArtifactLink}} [lastPassingScreenshot]
+ * @property {{resultId: number, runId: string, device?: string, trail: TrailStep[]}} [passingTrace]  the newest passing
+ *   result of the same test whose steps have element trees (same device first), for "What changed"
  * @property {string} [systemOut]
  * @property {string} [systemErr]
  *

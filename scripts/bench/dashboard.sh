@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Benchmark: the dashboard's run view with 5,000 results, first render in headless Chromium (Performance
-# API, navigation start → the view's rendered mark, median of several loads) against fetching the same
-# JSON alone. Release build of `failscope serve` on a free loopback port with a temporary data folder.
-# Prints one `BENCH|…` row on stdout; everything else on stderr.
+# Benchmark: the dashboard's run view with 5,000 and 50,000 results, first render in headless Chromium
+# (Performance API, navigation start → the view's rendered mark, median of several loads) against fetching
+# the whole run's JSON alone (Tests/Browser/bench_run_view.py). Release build of `failscope serve` on a free
+# loopback port with a temporary data folder. Prints one `BENCH|…` row a run size on stdout; everything else
+# on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)

@@ -35,7 +35,9 @@ public struct ArtifactLink: Codable, Sendable, Hashable {
 ///
 /// `elementFrame` is the first failure's target element frame (points). `lastPassingScreenshot` is
 /// the newest screenshot of the same page (same project) attached to a passing result that ran
-/// before this one, for a side-by-side comparison; `nil` when there is none.
+/// before this one, for a side-by-side comparison; `nil` when there is none. `passingTrace` is the trail of
+/// the newest passing result of the same test whose steps carry element trees (same device first), for the
+/// failure view's "What changed" (docs/trace.md); `nil` when the test has none.
 public struct ResultDetail: Codable, Sendable, Hashable {
     public var result: ResultSummary
     public var run: RunSummary
@@ -46,13 +48,14 @@ public struct ResultDetail: Codable, Sendable, Hashable {
     public var pagesVisited: [String]
     public var elementFrame: Frame?
     public var lastPassingScreenshot: PassingScreenshot?
+    public var passingTrace: PassingTrace?
     public var systemOut: String?
     public var systemErr: String?
 
     public init(
         result: ResultSummary, run: RunSummary, skipReason: String?, failures: [Failure], artifacts: [ArtifactLink],
         trail: [TrailStep], pagesVisited: [String], elementFrame: Frame?, lastPassingScreenshot: PassingScreenshot?,
-        systemOut: String?, systemErr: String?
+        passingTrace: PassingTrace? = nil, systemOut: String?, systemErr: String?
     ) {
         self.result = result
         self.run = run
@@ -63,8 +66,25 @@ public struct ResultDetail: Codable, Sendable, Hashable {
         self.pagesVisited = pagesVisited
         self.elementFrame = elementFrame
         self.lastPassingScreenshot = lastPassingScreenshot
+        self.passingTrace = passingTrace
         self.systemOut = systemOut
         self.systemErr = systemErr
+    }
+
+    /// The trail of a passing result of the same test, with its steps' element trees.
+    public struct PassingTrace: Codable, Sendable, Hashable {
+        public var resultId: Int
+        public var runId: String
+        /// The device it ran on.
+        public var device: String?
+        public var trail: [TrailStep]
+
+        public init(resultId: Int, runId: String, device: String?, trail: [TrailStep]) {
+            self.resultId = resultId
+            self.runId = runId
+            self.device = device
+            self.trail = trail
+        }
     }
 
     /// A screenshot of the same page from an earlier passing result.

@@ -45,7 +45,7 @@ extension FailscopeStore {
         return try read { db in try Self.flakyTests(db, window) }
     }
 
-    static func flakyTests(_ db: Database, _ window: FlakyWindow) throws -> FlakyReport {
+    static func flakyTests(_ db: any SQLConnection, _ window: FlakyWindow) throws -> FlakyReport {
         let query = window.query
         let analysis = FlakyAnalysis(db: db, window: window)
         var flaky: [FlakyTest] = []
@@ -87,7 +87,7 @@ extension FailscopeStore {
         return try read { db in try Self.flakyPages(db, window) }
     }
 
-    static func flakyPages(_ db: Database, _ window: FlakyWindow) throws -> FlakyPageList {
+    static func flakyPages(_ db: any SQLConnection, _ window: FlakyWindow) throws -> FlakyPageList {
         let query = window.query
         let analysis = FlakyAnalysis(db: db, window: window)
         var pages: [PageKey: PageTally] = [:]
@@ -101,18 +101,17 @@ extension FailscopeStore {
             conditions.append("branch = ?")
             values.append(branch)
         }
-        try db.withStatement(
+        try db.forEachRow(
             """
             SELECT page, suite, sum(results), sum(fails), max(last_fail_at) FROM page_days
             WHERE \(conditions.joined(separator: " AND ")) GROUP BY page, suite
             """, values
         ) { row in
-            while try row.step() {
-                let key = PageKey(page: row.string(0), suite: row.string(1))
-                pages[key, default: PageTally()].resultCount += row.int(2)
-                pages[key, default: PageTally()].failureCount += row.int(3)
-                pages[key, default: PageTally()].lastFailureAt = row.isNull(4) ? nil : row.int64(4)
-            }
+            let key = PageKey(page: row.string(0), suite: row.string(1))
+            pages[key, default: PageTally()].resultCount += row.int(2)
+            pages[key, default: PageTally()].failureCount += row.int(3)
+            pages[key, default: PageTally()].lastFailureAt = row.isNull(4) ? nil : row.int64(4)
+            return true
         }
         // The window's device-summed page rows (one per test, branch and page), each with its failures in
         // the window and per device (cumulative now minus before the window), aggregated here.
@@ -225,22 +224,16 @@ extension FailscopeStore {
         try write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
     }
 
-    /// The statements that compute every flaky summary table from `results` (the SQLite engine's
-    /// `flaky_summaries.sql`), for the benchmark's generator, which computes most tables itself.
-    @_spi(Engine) public static var flakySummaryStatements: [String] { FlakySummaries.populateStatements }
-
     /// Every row of every flaky summary table, by table name, each table sorted by all its columns: what
     /// checks compare to show that ingest keeps exactly what `rebuildFlakySummaries()` computes.
     public func flakySummaryRows() throws -> [String: [[SQLValue]]] {
         try read { db in
             var tables: [String: [[SQLValue]]] = [:]
             for table in FlakySummaries.tables {
-                let columns = try db.scalar("SELECT count(*) FROM pragma_table_info(?)", [table]).int ?? 0
+                let columns = try db.queryFirst("SELECT * FROM \(table) LIMIT 1") { $0.columnCount } ?? 1
                 let order = (1...max(columns, 1)).map(String.init).joined(separator: ", ")
-                tables[table] = try db.withStatement("SELECT * FROM \(table) ORDER BY \(order)") { row in
-                    var rows: [[SQLValue]] = []
-                    while try row.step() { rows.append((0..<row.columnCount).map { row.value($0) }) }
-                    return rows
+                tables[table] = try db.query("SELECT * FROM \(table) ORDER BY \(order)") { row in
+                    (0..<row.columnCount).map { row.value($0) }
                 }
             }
             return tables

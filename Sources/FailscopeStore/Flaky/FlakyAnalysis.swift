@@ -8,7 +8,7 @@ import Foundation
 /// `flaky_page_days`). Every read is an index range bounded by the window or by a constant, never
 /// the window's results.
 struct FlakyAnalysis {
-    let db: Database
+    let db: any SQLConnection
     let window: FlakyWindow
 
     /// One (test, branch, device key, page) with a failure in the window: device `*` (all devices
@@ -132,7 +132,7 @@ struct FlakyAnalysis {
             """
     }
 
-    static func pageRow(_ row: Statement) -> PageRow {
+    static func pageRow(_ row: any SQLRow) -> PageRow {
         var pageRow = PageRow(
             testID: row.string(0), branch: row.string(1), device: row.string(2), page: row.string(3),
             suite: row.string(4), lastFailAt: row.int64(5), lastResultID: row.int64(6), windowFailures: 0,
@@ -229,11 +229,11 @@ struct FlakyAnalysis {
         let reads = try db.query(
             """
             SELECT o.newest_result_id, o.outcomes,
-                EXISTS (SELECT 1 FROM flaky_commits c WHERE c.test_id = json_extract(j.value, '$[0]')
-                    AND c.branch = json_extract(j.value, '$[1]') AND c.device = ?2 AND c.passes > 0 AND c.fails > 0
-                    AND min(c.last_pass_at, c.last_fail_at) >= ?3)
-            FROM json_each(?1) j LEFT JOIN tests t ON t.id = json_extract(j.value, '$[0]')
-            LEFT JOIN flaky_outcomes o ON o.test_key = t.key AND o.branch = json_extract(j.value, '$[1]') AND o.device = ?2
+                EXISTS (SELECT 1 FROM flaky_commits c WHERE c.test_id = (j.value ->> 0)
+                    AND c.branch = (j.value ->> 1) AND c.device = ?2 AND c.passes > 0 AND c.fails > 0
+                    AND \(db.dialect.least("c.last_pass_at", "c.last_fail_at")) >= ?3)
+            FROM \(db.dialect.jsonArrayRows("?1", as: "j")) LEFT JOIN tests t ON t.id = (j.value ->> 0)
+            LEFT JOIN flaky_outcomes o ON o.test_key = t.key AND o.branch = (j.value ->> 1) AND o.device = ?2
             ORDER BY j.key
             """, [list.json, window.deviceKey, since]
         ) { row -> Read in
@@ -283,10 +283,12 @@ struct FlakyAnalysis {
 
     /// The contradicting commits of `?1` (test), `?2` (branch) and `?3` (device key) in the window from
     /// `?4` (milliseconds), newest first then by commit (a walk of `flaky_commits_contradicting`).
-    static let contradictingCommits = """
-        FROM flaky_commits WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND passes > 0 AND fails > 0
-            AND min(last_pass_at, last_fail_at) >= ?4
+    static func contradictingCommits(_ dialect: SQLDialect) -> String {
         """
+        FROM flaky_commits WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND passes > 0 AND fails > 0
+            AND \(dialect.least("last_pass_at", "last_fail_at")) >= ?4
+        """
+    }
 
     /// The report entry of a flaky candidate.
     func flakyTest(_ candidate: Candidate, _ evaluated: Evaluated, reasons: [FlakyReason]) throws -> FlakyTest {
@@ -313,12 +315,12 @@ struct FlakyAnalysis {
         }
         let test = identified?.test
         let counts = identified?.counts ?? (passes: 0, fails: 0)
-        let contradicting = Self.contradictingCommits
+        let contradicting = Self.contradictingCommits(db.dialect)
         let commitValues: [any SQLBindable] = [candidate.testID, candidate.branch, window.deviceKey, window.since]
         var commits = try db.query(
             """
-            SELECT commit_sha, passes, fails, max(last_pass_at, last_fail_at) \(contradicting)
-            ORDER BY min(last_pass_at, last_fail_at) DESC, commit_sha LIMIT ?5
+            SELECT commit_sha, passes, fails, \(db.dialect.greatest("last_pass_at", "last_fail_at")) \(contradicting)
+            ORDER BY \(db.dialect.least("last_pass_at", "last_fail_at")) DESC, commit_sha LIMIT ?5
             """, commitValues + [FlakyTest.contradictingCommitLimit + 1]
         ) { row in
             ContradictingCommit(

@@ -1,14 +1,15 @@
 import FailscopeModel
 import Foundation
+import PostgresMigrations
 import SQLiteMigrations
 
-/// Maintains the flaky summary tables of `Migrations/sqlite/0001_baseline.sql` inside the ingest transaction,
-/// so flaky and page queries read a bounded number of rows per test (docs/flaky.md).
+/// Maintains the flaky summary tables of each engine's `0001_baseline.sql` inside the writing transaction, so
+/// flaky and page queries read a bounded number of rows per test (docs/flaky.md).
 ///
-/// `record` adds a batch of stored results. `rebuildAll` recomputes every table from `results` with the
-/// statements of `Migrations/sqlite/flaky_summaries.sql`; `rebuild(_:testsOfRun:project:formerDays:)` records
-/// the results of a run's tests again when the run's branch, commit, device or start changed. All give the same
-/// rows (`FlakySummaryTests` checks it).
+/// The rows are defined by each engine's `flaky_summaries.sql`: ``recompute(_:tests:days:)`` runs it for the
+/// tests and days a change touched (PostgreSQL's ingest, a run's changed metadata, gc), ``rebuildAll(_:)`` for
+/// everything. SQLite's ingest adds a batch incrementally instead (``record(_:_:testSummaries:pageDays:)``,
+/// several times faster than recomputing); `FlakySummaryTests` checks that it keeps the statements' rows.
 enum FlakySummaries {
     /// The newest results kept per (test, branch, device) in `flaky_outcomes`; bounds `FlakyPolicy`'s windows.
     static let recentCapacity = OutcomePack.capacity
@@ -429,76 +430,112 @@ enum FlakySummaries {
     /// The summary tables keyed by `tests.key` instead of the test's id.
     static let testKeyedTables: Set = ["flaky_outcomes", "flaky_test_days"]
 
-    /// The summary tables, in the order `populateStatements` fill them.
+    /// The summary tables, in the order `flaky_summaries.sql` fills them.
     static let tables = [
         "flaky_outcomes", "flaky_commits", "flaky_test_days", "flaky_page_days", "flaky_test_pages", "flaky_call_sites",
         "page_days",
     ]
 
-    /// The statements of `Migrations/sqlite/flaky_summaries.sql`, in order: the definition of the summaries
-    /// as computed from `results`.
-    static let populateStatements: [String] = SQLiteMigrations.flakySummaries.components(separatedBy: ";\n")
-        .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        .filter { !$0.isEmpty && !$0.split(separator: "\n").allSatisfy { $0.hasPrefix("--") } }
-
-    /// Recomputes every summary table from `results` (the generator's bulk load; a repair).
-    static func rebuildAll(_ db: Database) throws {
-        try registerFunctions(db)
-        for table in tables { try db.execute("DELETE FROM \(table)") }
-        for statement in populateStatements { try db.execute(statement) }
-    }
-
-    /// Recomputes the summaries of every test with a result in run `runID` (of `project`), and the page rows
-    /// of the days those tests ran and of `formerDays` (the days the run's results ran on before the change),
-    /// by recording their results again in time order (a run's branch, commit, device or start time changed;
-    /// rare, bounded by those tests' history).
-    static func rebuild(_ db: Database, testsOfRun runID: String, project: String, formerDays: [Int64]) throws {
-        let tests = try db.query("SELECT DISTINCT test_id FROM results WHERE run_id = ?", [runID]) { $0.string(0) }
-        var days = Set(formerDays.map { PageDay(project: project, day: $0) })
-        for test in tests {
-            for table in tables where table != "page_days" {
-                let keyed = testKeyedTables.contains(table)
-                try db.run(
-                    "DELETE FROM \(table) WHERE \(keyed ? "test_key = (SELECT key FROM tests WHERE id = ?)" : "test_id = ?")",
-                    [test])
-            }
-            for entry in try entries(db, "WHERE r.test_id = ?", [test]) {
-                try record(db, [entry], pageDays: false)
-                days.insert(PageDay(project: entry.project, day: entry.ranAt / millisecondsPerDay))
-            }
-        }
-        for pageDay in days {
-            try db.run("DELETE FROM page_days WHERE project = ? AND day = ?", [pageDay.project, pageDay.day])
-            let start = pageDay.day * millisecondsPerDay
-            for entry in try entries(
-                db, "WHERE r.project = ? AND r.ran_at >= ? AND r.ran_at < ?",
-                [pageDay.project, start, start + millisecondsPerDay])
-            {
-                try record(db, [entry], testSummaries: false)
-            }
-        }
-    }
-
-    private struct PageDay: Hashable {
+    /// A UTC day of a project: the key of `page_days` rows.
+    struct PageDay: Hashable {
         var project: String
         var day: Int64
     }
 
-    private static func entries(_ db: Database, _ condition: String, _ values: [any SQLBindable]) throws -> [Entry] {
-        try db.query(
+    /// Adds the stored results `entries` of one ingest batch to the summaries. SQLite records them
+    /// incrementally (``record(_:_:testSummaries:pageDays:)``); PostgreSQL, whose writers run side by side,
+    /// computes the rows of the batch's tests and days again (``recompute(_:tests:days:)``).
+    static func add(_ db: any SQLConnection, _ entries: [Entry]) throws {
+        if let sqlite = db as? Database { return try record(sqlite, entries) }
+        try recompute(
+            db, tests: entries.map(\.testID),
+            days: entries.map { PageDay(project: $0.project, day: $0.ranAt / millisecondsPerDay) })
+    }
+
+    /// Computes again, with the engine's `flaky_summaries.sql` (the one definition of the rows), every summary
+    /// row of the tests `tests` and the `page_days` rows of `days`, from all of their results. Call inside the
+    /// transaction that changed their results.
+    ///
+    /// On PostgreSQL the transaction first takes an advisory lock per test and day (in one order, so two
+    /// writers never wait on each other in a cycle): a writer touching the same tests waits, then computes
+    /// over the first one's committed results, and no rows are lost or duplicated between them.
+    static func recompute(_ db: any SQLConnection, tests: [String], days: [PageDay]) throws {
+        guard !tests.isEmpty || !days.isEmpty else { return }
+        try db.execute(db.dialect.flakyScopeTables)
+        var testRows = BatchJSON()
+        for test in Set(tests) { testRows.append([.text(test)]) }
+        var dayRows = BatchJSON()
+        for day in Set(days) { dayRows.append([.text(day.project), .integer(day.day)]) }
+        try db.run(
             """
-            SELECT r.id, r.test_id, r.project, t.suite, r.branch, r.commit_sha, r.device, r.page, r.call_site_file,
-                r.call_site_line, r.status, r.ran_at, t.key
-            FROM results r JOIN tests t ON t.id = r.test_id \(condition) ORDER BY r.ran_at, r.id
-            """, values
-        ) { row in
-            Entry(
-                resultID: row.int64(0), testID: row.string(1), testKey: row.int64(12), project: row.string(2),
-                suite: row.string(3),
-                branch: row.optionalString(4), commit: row.optionalString(5), device: row.optionalString(6),
-                page: row.optionalString(7), callSite: row.optionalString(8).map { (file: $0, line: row.int(9)) },
-                status: row.string(10), ranAt: row.int64(11))
+            INSERT INTO flaky_scope_tests (test_id) SELECT DISTINCT (j.value ->> 0)
+            FROM \(db.dialect.jsonArrayRows("?1", as: "j")) WHERE true ON CONFLICT DO NOTHING
+            """, [testRows.json])
+        try db.run(
+            """
+            INSERT INTO flaky_scope_days (project, day) SELECT DISTINCT (j.value ->> 0), CAST(j.value ->> 1 AS BIGINT)
+            FROM \(db.dialect.jsonArrayRows("?1", as: "j")) WHERE true ON CONFLICT DO NOTHING
+            """, [dayRows.json])
+        try computeScope(db)
+    }
+
+    /// Recomputes every summary table from `results` (a full rebuild: the generator's bulk load, gc, a repair).
+    static func rebuildAll(_ db: any SQLConnection) throws {
+        try db.execute(db.dialect.flakyScopeTables)
+        for table in tables { try db.run("DELETE FROM \(table)") }
+        try db.run("INSERT INTO flaky_scope_tests (test_id) SELECT id FROM tests")
+        try db.run(
+            "INSERT INTO flaky_scope_days (project, day) SELECT DISTINCT project, ran_at / 86400000 FROM results")
+        try computeScope(db)
+    }
+
+    /// The statements of each engine's `flaky_summaries.sql`, in order: run one by one, each is prepared once
+    /// per connection (the script runs at every PostgreSQL ingest).
+    private static let sqliteStatements = split(SQLiteMigrations.flakySummaries)
+    private static let postgresStatements = split(PostgresMigrations.flakySummaries)
+
+    private static func statements(_ dialect: SQLDialect) -> [String] {
+        dialect == .sqlite ? sqliteStatements : postgresStatements
+    }
+
+    /// A script's statements: split at `;` ending a line, comment lines dropped.
+    private static func split(_ script: String) -> [String] {
+        script.components(separatedBy: ";\n")
+            .map { statement in
+                statement.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("--") }.joined(separator: "\n")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            .map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }
+            .filter { !$0.isEmpty }
+    }
+
+    /// Runs the engine's `flaky_summaries.sql` over the filled scope tables, then empties them.
+    private static func computeScope(_ db: any SQLConnection) throws {
+        if db.dialect == .postgres {
+            try db.run(
+                """
+                SELECT count(pg_advisory_xact_lock(k)) FROM (
+                    SELECT hashtext('t' || test_id) AS k FROM flaky_scope_tests
+                    UNION SELECT hashtext('d' || project || ':' || day) FROM flaky_scope_days ORDER BY 1) AS keys
+                """)
         }
+        for statement in statements(db.dialect) { try db.run(statement) }
+        try db.run("DELETE FROM flaky_scope_tests")
+        try db.run("DELETE FROM flaky_scope_days")
+    }
+
+    /// Recomputes the summaries of every test with a result in run `runID` (of `project`), and the page rows
+    /// of the days its results ran on now and of `formerDays` (before the change): a run's branch, commit,
+    /// device or start time changed (rare, bounded by those tests' history).
+    static func rebuild(_ db: any SQLConnection, testsOfRun runID: String, project: String, formerDays: [Int64])
+        throws
+    {
+        let tests = try db.query("SELECT DISTINCT test_id FROM results WHERE run_id = ?", [runID]) { $0.string(0) }
+        let days = try db.query("SELECT DISTINCT ran_at / 86400000 FROM results WHERE run_id = ?", [runID]) {
+            $0.int64(0)
+        }
+        try recompute(db, tests: tests, days: (formerDays + days).map { PageDay(project: project, day: $0) })
     }
 }
 

@@ -6,10 +6,14 @@ import CLibPQ
 /// Values are only ever sent as `$n` parameters, never spliced into SQL: integers, reals and text in text
 /// format (the server types them from the statement), BLOBs in binary format as `bytea`. Results come in
 /// text format. Not thread-safe by itself: ``PostgresPool`` gives each thread exclusive use of one.
-final class PostgresConnection {
+final class PostgresConnection: SQLConnection {
     private let handle: OpaquePointer
     /// Prepared statement names (`s1`, `s2`, ...) by SQL text.
     private var prepared: [String: String] = [:]
+    /// The store's `?` statements rewritten with `$n` parameters, by their text.
+    private var rewritten: [String: String] = [:]
+
+    var dialect: SQLDialect { .postgres }
 
     /// Connects with the libpq connection URI `url` (it carries no password: libpq reads `PGPASSWORD` or
     /// `~/.pgpass`) and sets the session's statement timeout.
@@ -26,8 +30,13 @@ final class PostgresConnection {
             throw PostgresError(sqlState: "08006", message: message)
         }
         handle = connection
+        // The server's notices and warnings (a shutdown's "terminating connection") are not printed on stderr:
+        // the store reports what it acts on as errors.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         try execute("SET statement_timeout = \(max(0, statementTimeoutMilliseconds))")
         try execute("SET application_name = 'failscope'")
+        // No NOTICE lines on stderr (`CREATE … IF NOT EXISTS` of an existing table sends one).
+        try execute("SET client_min_messages = warning")
     }
 
     deinit {
@@ -63,6 +72,40 @@ final class PostgresConnection {
             throw error
         }
         return PostgresRows(result!)
+    }
+
+    /// ``SQLConnection``: `sql` (with `?` parameters) prepared once, run with `values`, its rows handed to `body`.
+    @discardableResult
+    func forEachRow(_ sql: String, _ values: [any SQLBindable], _ body: (any SQLRow) throws -> Bool) throws -> Int {
+        let text: String
+        if let cached = rewritten[sql] {
+            text = cached
+        } else {
+            text = SQLDialect.postgresPlaceholders(sql)
+            rewritten[sql] = text
+        }
+        let rows = try query(text, values)
+        let row = PostgresRow(rows)
+        while row.index < rows.count {
+            guard try body(row) else { break }
+            row.index += 1
+        }
+        return rows.changes
+    }
+
+    /// ``SQLConnection``: `BEGIN` … `COMMIT` (`ROLLBACK` when `body` throws), or `body` alone inside an open
+    /// transaction (the pool's, which also runs it again after a serialization failure).
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        guard PQtransactionStatus(handle) == PQTRANS_IDLE else { return try body() }
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if !isBroken { try? execute("ROLLBACK") }
+            throw error
+        }
     }
 
     private func statementName(_ sql: String, parameterCount: Int) throws(PostgresError) -> String {
@@ -151,6 +194,10 @@ final class PostgresRows {
     /// Rows an INSERT, UPDATE or DELETE changed (0 for a query).
     var changes: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
 
+    /// The type OID of column `column` (`pg_type.oid`: 16 boolean, 17 bytea, 20/21/23 integers, 700/701 reals,
+    /// 1700 numeric).
+    func type(_ column: Int) -> UInt32 { UInt32(PQftype(result, Int32(column))) }
+
     func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
 
     /// Column `column` of row `row` as text, `nil` for NULL.
@@ -172,5 +219,47 @@ final class PostgresRows {
         let digits = Array(text.utf8.dropFirst(2))
         func nibble(_ digit: UInt8) -> UInt8 { digit <= 0x39 ? digit - 0x30 : (digit | 0x20) - 0x61 + 10 }
         return stride(from: 0, to: digits.count - 1, by: 2).map { nibble(digits[$0]) << 4 | nibble(digits[$0 + 1]) }
+    }
+}
+
+/// One row of a ``PostgresRows`` as an ``SQLRow``: text-format values read in SQLite's storage classes
+/// (booleans as 0/1, `numeric` as an integer when it has no fraction).
+final class PostgresRow: SQLRow {
+    let rows: PostgresRows
+    var index = 0
+
+    init(_ rows: PostgresRows) { self.rows = rows }
+
+    var columnCount: Int { rows.columnCount }
+
+    func isNull(_ column: Int) -> Bool { rows.isNull(index, column) }
+
+    func int64(_ column: Int) -> Int64 {
+        guard let text = rows.string(index, column) else { return 0 }
+        if let value = Int64(text) { return value }
+        switch text {
+        case "t": return 1
+        case "f": return 0
+        default: return Double(text).map { Int64($0) } ?? 0
+        }
+    }
+
+    func double(_ column: Int) -> Double { rows.double(index, column) ?? 0 }
+
+    func optionalString(_ column: Int) -> String? { rows.string(index, column) }
+
+    func withBlob<T>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        try (rows.bytes(index, column) ?? []).withUnsafeBytes(body)
+    }
+
+    func value(_ column: Int) -> SQLValue {
+        guard let text = rows.string(index, column) else { return .null }
+        switch rows.type(column) {
+        case 16, 20, 21, 23: return .integer(int64(column))
+        case 1700: return Int64(text).map { .integer($0) } ?? .real(Double(text) ?? 0)
+        case 700, 701: return .real(Double(text) ?? 0)
+        case 17: return .blob(rows.bytes(index, column) ?? [])
+        default: return .text(text)
+        }
     }
 }

@@ -33,12 +33,6 @@ final class PostgresDatabase: Sendable {
 
     func close() { pool.close() }
 
-    /// Recomputes every flaky summary table from `results` with `Migrations/postgres/flaky_summaries.sql`,
-    /// the same rows as the SQLite engine's rebuild; call inside a transaction.
-    static func rebuildFlakySummaries(_ connection: PostgresConnection) throws {
-        for table in FlakySummaries.tables { try connection.execute("DELETE FROM \(table)") }
-        try connection.execute(PostgresMigrations.flakySummaries)
-    }
 }
 
 extension PostgresConnection: MigrationConnection {

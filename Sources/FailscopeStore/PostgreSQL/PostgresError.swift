@@ -16,6 +16,11 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         self.sql = sql
     }
 
+    /// A transaction that found another writer's work in its way and must run again (as the server's own
+    /// serialization failures are).
+    static let serializationFailure = PostgresError(
+        sqlState: "40001", message: "another writer changed the same rows; the transaction runs again")
+
     /// The transaction lost a race with another (serialization failure, deadlock): running it again succeeds.
     var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
 

@@ -14,6 +14,8 @@ final class PostgresPool: @unchecked Sendable {
     enum Isolation: String {
         case readCommitted = "READ COMMITTED"
         case serializable = "SERIALIZABLE"
+        /// One snapshot for every statement, no writes: the store's reads.
+        case snapshot = "REPEATABLE READ, READ ONLY"
     }
 
     private let url: String
@@ -57,6 +59,7 @@ final class PostgresPool: @unchecked Sendable {
     func transaction<T>(_ isolation: Isolation = .readCommitted, _ body: (PostgresConnection) throws -> T) throws -> T {
         try PostgresError.translating {
             var attempt = 1
+            var reconnected = false
             while true {
                 do {
                     return try withCheckedOutConnection { connection in
@@ -70,6 +73,11 @@ final class PostgresPool: @unchecked Sendable {
                             throw error
                         }
                     }
+                } catch let error as PostgresError where error.isConnectionLost && !reconnected {
+                    // An idle connection the server dropped (a restart, a failover) fails on first use: once, run
+                    // it again on a new connection. The store's writes are idempotent, so a commit whose answer
+                    // was lost is harmless to repeat.
+                    reconnected = true
                 } catch let error as PostgresError where error.isRetryable && attempt < maximumAttempts {
                     // Lost a race with another writer: back off a little, longer each time, and run it again.
                     attempt += 1

@@ -6,7 +6,10 @@ import CSQLite
 /// A `Database` is not thread-safe by itself: `DatabasePool` gives each thread exclusive use of one
 /// (one serialized writer, several read-only readers). Every result code is checked and becomes a
 /// `SQLiteError` carrying SQLite's code, message and the SQL; bound values are never reported.
-public final class Database {
+public final class Database: SQLConnection {
+    /// SQLite's spellings.
+    public var dialect: SQLDialect { .sqlite }
+
     /// How a connection opens its file.
     public enum Mode: Sendable {
         /// Read and write, creating the file when missing (the writer).
@@ -92,41 +95,19 @@ public final class Database {
         return try body(statement)
     }
 
-    /// Runs a statement that returns no rows (INSERT, UPDATE, DELETE) to completion.
-    public func run(_ sql: String, _ values: [any SQLBindable] = []) throws {
-        try withStatement(sql, values) { statement in
-            while try statement.step() {}
-        }
-    }
-
-    /// Runs a query and maps every row with `row`.
-    public func query<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T) throws -> [T] {
-        try withStatement(sql, values) { statement in
-            var rows: [T] = []
-            while try statement.step() { rows.append(try row(statement)) }
-            return rows
-        }
-    }
-
-    /// The first row of a query mapped with `row`, or `nil` when there is none.
-    public func queryFirst<T>(_ sql: String, _ values: [any SQLBindable] = [], row: (Statement) throws -> T) throws
-        -> T?
+    /// Runs `sql` with `values` bound, calling `body` with each row until it returns `false`; returns the rows
+    /// the statement changed (``SQLConnection``).
+    @discardableResult
+    public func forEachRow(_ sql: String, _ values: [any SQLBindable], _ body: (any SQLRow) throws -> Bool) throws
+        -> Int
     {
         try withStatement(sql, values) { statement in
-            try statement.step() ? try row(statement) : nil
+            while try statement.step() {
+                guard try body(statement) else { return 0 }
+            }
+            return Int(sqlite3_changes(handle))
         }
     }
-
-    /// The first column of the first row as a `SQLValue` (`.null` when there is no row).
-    public func scalar(_ sql: String, _ values: [any SQLBindable] = []) throws -> SQLValue {
-        try queryFirst(sql, values) { $0.value(0) } ?? .null
-    }
-
-    /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-
-    /// The rowid of the last successful INSERT on this connection.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Whether a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
@@ -138,7 +119,7 @@ public final class Database {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+    public func transaction<T>(_ kind: TransactionKind, _ body: () throws -> T) throws -> T {
         try execute("BEGIN \(kind.rawValue) TRANSACTION")
         do {
             let value = try body()
@@ -148,6 +129,11 @@ public final class Database {
             if isInTransaction { try? execute("ROLLBACK TRANSACTION") }
             throw error
         }
+    }
+
+    /// Runs `body` in an immediate transaction (the writer's), or inside the one already open.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        isInTransaction ? try body() : try transaction(.immediate, body)
     }
 
     /// Sets WAL mode and verifies SQLite answered `wal` (it silently keeps another mode otherwise,

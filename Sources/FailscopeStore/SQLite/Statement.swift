@@ -5,7 +5,7 @@ import CSQLite
 /// Values are only ever bound as parameters (`?`), never spliced into SQL. A statement is used by
 /// one thread at a time: the `Database` that prepared it hands it out inside `withStatement`.
 /// Every result code is checked; failures throw `SQLiteError` carrying the SQL, never the values.
-public final class Statement {
+public final class Statement: SQLRow {
     let handle: OpaquePointer
     private let connection: OpaquePointer
     /// The SQL text this statement was prepared from.

@@ -30,7 +30,8 @@ enum FlakyCommand: Command {
     static let json = Option<Bool>.flag("json", help: "Print the API's JSON instead of a table.")
     static let url = SharedOptions.url.help("Ask this Failscope service.")
     static let data = SharedOptions.data.help("Read this data folder directly, read-only.")
-    static let database = SharedOptions.database.help("With --data: the SQLite database, a path or sqlite:PATH.")
+    static let database = SharedOptions.database.help(
+        "With --data: its database, a path, sqlite:PATH or postgres://… (a URI without a password).")
     static let options: [any OptionDeclaration] = [
         page, suite, project, branch, allBranches, days, device, pages, json, url, SharedOptions.readToken, data,
         database,

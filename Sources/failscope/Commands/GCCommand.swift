@@ -6,8 +6,9 @@ enum GCCommand: Command {
     static let name = "gc"
     static let summary = "Delete runs older than N days and the artifacts nothing references any more."
     static let discussion = """
-        Deletions run in one transaction; a busy database (a running service) makes gc wait up to 5 s
-        for the lock and otherwise fail without changes. 'failscope serve --retention-days' sweeps
+        Old runs are deleted 200 at a time, each batch in its own transaction with its flaky summaries
+        computed again; on SQLite a busy database (a running service) makes gc wait up to 5 s for the lock
+        and otherwise fail without changes to that batch. 'failscope serve --retention-days' sweeps
         in-process.
         """
 
@@ -31,7 +32,7 @@ enum GCCommand: Command {
             """
             Deleted \(report.runsDeleted) runs, \(report.resultsDeleted) results, \(report.testsDeleted) tests, \
             \(report.artifactsDeleted) artifacts (\(report.artifactBytesFreed) bytes).
-            Database: \(report.databaseBytesBefore) bytes before, \(report.databaseBytesAfter) bytes after VACUUM.
+            Database: \(report.databaseBytesBefore) bytes before, \(report.databaseBytesAfter) bytes after.
             """)
         return 0
     }

@@ -11,6 +11,8 @@ enum RunsCommand: Command {
     /// `--url`, also spelled `--server` (its older name).
     static let url = SharedOptions.url.alias("server")
     static let data = SharedOptions.data.help("Read a local data folder instead.")
+    static let database = SharedOptions.database.help(
+        "With --data: its database, a path, sqlite:PATH or postgres://… (a URI without a password).")
     static let project = Option<String>("project", value: "name", help: "Only runs of this project.")
     static let branch = Option<String>("branch", value: "name", help: "Only runs of this branch.")
     static let status = Option<RunStatus>(
@@ -26,13 +28,14 @@ enum RunsCommand: Command {
         "cursor", value: "cursor", help: "Continue after a previous page (its \"next:\" line).")
     static let json = Option<Bool>.flag("json", help: "Print the API's JSON (RunList) instead of a table.")
     static let options: [any OptionDeclaration] = [
-        url, SharedOptions.readToken, data, project, branch, status, limit, cursor, json,
+        url, SharedOptions.readToken, data, database, project, branch, status, limit, cursor, json,
     ]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         let server = try arguments.value(url)
         let token = try arguments.value(SharedOptions.readToken)
         let data = try arguments.dataDirectory()
+        let database = try arguments.value(Self.database)
         var query = FailscopeStore.RunQuery()
         query.project = try arguments.value(project)
         query.branch = try arguments.value(branch)
@@ -45,11 +48,11 @@ enum RunsCommand: Command {
         if let server {
             list = try await fetch(server: server, token: token, query: query)
         } else {
-            guard FileManager.default.fileExists(atPath: data.path) else {
+            if database == nil, !FileManager.default.fileExists(atPath: data.path) {
                 throw CommandError("no data folder at \(data.path) (use --data or --url)")
             }
             do {
-                let store = try FailscopeStore(directory: data)
+                let store = try FailscopeStore(directory: data, database: database)
                 defer { store.close() }
                 list = try store.runs(query)
             } catch {

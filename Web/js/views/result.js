@@ -1,12 +1,14 @@
-// One result: the failure screenshot with the failing element outlined from its recorded frame, the
-// element tree beside it (search; hovering a node outlines its element), failure location and call
-// site, the page trail, and the last passing screenshot of the same page when there is one.
+// One result: the failure screenshot with the failing element outlined from its recorded frame (and a
+// download of it with the outline burnt in), the element tree beside it (search; hovering a node outlines
+// its element), failure location and call site, the action trace (trace.js) or else the page trail, and
+// the last passing screenshot of the same page when there is one.
 import { h, replaceChildren, route, seg, debounce, isolatedText } from '../dom.js';
 import { api, cachedRun, getArtifactJSON } from '../api.js';
 import { STATUS_LABEL, dateTime, duration, fileLine, isFailing, plural, qualifiedAction, shortCommit, testTitle } from '../format.js';
 import { emptyState, fact, heading, section, statusBadge } from '../ui.js';
 import { isReporterRun } from '../shapes.js';
 import { quarantinedBadge } from '../quarantine.js';
+import { failingStepIndex, hasTrace, outlineDownload, rectOf, sameRect, traceSection } from './trace.js';
 
 /** How an imported run's results came in, for "no screenshot" explanations. */
 const IMPORTED_FROM = { junit: 'JUnit XML', xcresult: 'an .xcresult bundle', event_stream: 'a swift test event stream' };
@@ -57,7 +59,9 @@ export async function renderResult({ root, params: [resultId], signal }) {
   const inspector = h('div', { class: 'inspector' });
   if (screenshot && screenshot.available) {
     const stage = screenStage(screenshot, device, frame);
-    inspector.appendChild(section('Screen at the failure', null, stage.element, stage.legend));
+    const download = frame && screenshot.width
+      ? outlineDownload(screenshot, frame, screenshot.width / device.width, 'failscope-result-' + result.id + '-outlined.png') : null;
+    inspector.appendChild(section('Screen at the failure', download, stage.element, stage.legend));
     inspector.appendChild(treePanel(tree, stage, frame));
     if (detail.lastPassingScreenshot) {
       inspector.classList.add('has-passing');
@@ -69,7 +73,18 @@ export async function renderResult({ root, params: [resultId], signal }) {
     inspector.appendChild(noScreenshot(run, first, detail.trail));
   }
   if (inspector.childNodes.length) nodes.push(inspector);
-  nodes.push(trailSection(detail.trail, first));
+  if (hasTrace(detail.trail)) {
+    nodes.push(traceSection(detail.trail, {
+      failure: first, passingTrace: detail.passingTrace || null, signal, treePanel,
+      finalScreen: screenshot && screenshot.available ? () => {
+        const stage = screenStage(screenshot, device, frame);
+        stage.element.querySelector('img').removeAttribute('id');  // #screenshot is the inspector's
+        return stage;
+      } : null,
+    }));
+  } else {
+    nodes.push(trailSection(detail.trail, first));
+  }
   if (detail.systemOut || detail.systemErr) {
     nodes.push(section('Output', null,
       detail.systemOut ? h('details', { class: 'output' }, h('summary', { text: 'Standard output' }), h('pre', { text: detail.systemOut })) : null,
@@ -154,11 +169,6 @@ function deviceOf(tree, name, screenshot) {
   return { name: name || 'unknown', width, height, scale, source: 'assumed' };
 }
 
-/** An element tree frame (Foundation's CGRect: `[[x, y], [width, height]]`, shapes.js) as the API's Frame. */
-function rectOf(frame) {
-  return { x: frame[0][0], y: frame[0][1], width: frame[1][0], height: frame[1][1] };
-}
-
 /**
  * The screenshot with outline boxes placed in percent of the device's point size, so they stay on
  * the element at any displayed size: pixels = points × scale, and scale = natural width / points.
@@ -212,7 +222,7 @@ function treePanel(tree, stage, frame) {
   const rows = [];
   const walk = (element, depth, parent) => {
     const rect = rectOf(element.frame);
-    const isTarget = frame && rect && ['x', 'y', 'width', 'height'].every((k) => Math.abs(rect[k] - frame[k]) < 0.5);
+    const isTarget = sameRect(rect, frame);
     const row = { element, depth, rect, parent, isTarget, text: [element.elementType, element.identifier, element.label, element.value, element.placeholderValue].filter(Boolean).join(' ').toLowerCase() };
     rows.push(row);
     for (const child of element.children) walk(child, depth + 1, row);
@@ -284,17 +294,7 @@ function lastPassing(passing, page) {
 
 function trailSection(trail, failure) {
   if (!trail.length) return section('Page trail', null, h('p', { class: 'muted', text: 'No page objects were recorded for this test.' }));
-  // The failing step: the last step whose call site and action match the first failure's.
-  let failing = -1;
-  if (failure) {
-    for (let i = trail.length - 1; i >= 0; i--) {
-      const step = trail[i];
-      const sameSite = failure.callSite && step.callSite && step.callSite.line === failure.callSite.line && step.callSite.file === failure.callSite.file;
-      const sameAction = !failure.action || qualifiedAction(step.page, step.action) === qualifiedAction(failure.page, failure.action);
-      if (sameSite && sameAction) { failing = i; break; }
-    }
-    if (failing < 0) failing = trail.length - 1;
-  }
+  const failing = failingStepIndex(trail, failure);
   return section('Page trail', h('span', { class: 'muted small', text: plural(trail.length, 'step') + ', in order' }),
     h('ol', { class: 'trail' }, trail.map((step, index) => h('li', { class: ['trail-step', index === failing && 'is-failing', !step.action && 'is-enter'] },
       h('span', { class: 'trail-page', text: step.page }),

@@ -1,8 +1,10 @@
 // One run: summary, failures grouped by page then call site (with test, action, message and a
 // screenshot thumbnail), the other results collapsed; status filter and free-text search in the URL.
-// Large runs stay smooth: failure cards and collapsed rows are rendered a page at a time.
+// Large runs stay smooth: the view asks for the run's failing results first and draws them, and loads
+// the whole run only when the reader needs the other results (opens a collapsed list, filters on
+// another status, searches); failure cards and collapsed rows are rendered a page at a time.
 import { h, replaceChildren, route, seg, safeHref, debounce, textNode, isolatedText } from '../dom.js';
-import { api } from '../api.js';
+import { api, FAILING_STATUSES } from '../api.js';
 import { STATUS_LABEL, count, dateTime, duration, fileLine, isFailing, passRate, plural, qualifiedAction, runSeconds, shortCommit, testTitle } from '../format.js';
 import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
 import { NO_PAGE } from '../shapes.js';
@@ -27,22 +29,30 @@ const LIVE_REFRESH_MS = 3000;
 
 export async function renderRun(context) {
   const { root, params: [runId], query, signal, replaceQuery } = context;
-  const detail = await api.run(runId, { signal });
+  const detail = await api.run(runId, { signal, status: FAILING_STATUSES });
   performance.mark('failscope:data', { detail: { view: 'run' } });
   const { run, status, counts } = detail.summary;
   document.title = isolatedText(run.project) + (run.branch ? ' · ' + isolatedText(run.branch) : '') + ' · Failscope';
 
-  // Flatten once; each entry keeps its page and call site, and a lazily built search text.
-  const entries = [];
-  const pageCounts = new Map();  // the service's counts of each page group
-  for (const group of detail.pages) {
-    pageCounts.set(group.page || NO_PAGE, group.counts);
-    for (const site of group.callSites) {
-      for (const result of site.results) entries.push({ result, page: group.page, callSite: site.callSite, text: null });
-    }
-  }
-  const state = { status: query.get('status') || '', q: query.get('q') || '', failureBudget: FAILURE_PAGE, pageCounts };
+  const failingOnly = flatten(detail);
+  const state = { status: query.get('status') || '', q: query.get('q') || '', failureBudget: FAILURE_PAGE,
+    entries: failingOnly.entries, pageCounts: failingOnly.pageCounts, counts, all: null, loading: null };
   if (!FILTERS.some(([key]) => key === state.status)) state.status = '';
+  /** Every result of the run, fetched once, when first needed; resolves to state.entries. */
+  state.loadAll = () => {
+    if (state.all) return Promise.resolve(state.all);
+    if (!state.loading) {
+      state.loading = api.run(runId, { signal }).then((whole) => {
+        const flat = flatten(whole);
+        state.all = flat.entries;
+        state.entries = flat.entries;
+        state.pageCounts = flat.pageCounts;
+        return state.all;
+      });
+      state.loading.catch(() => { state.loading = null; });  // asked again next time
+    }
+    return state.loading;
+  };
 
   const ci = run.ciBuildURL && safeHref(run.ciBuildURL);
   const header = heading([['Runs', route('/runs', { project: run.project })]],
@@ -91,14 +101,14 @@ export async function renderRun(context) {
   const update = () => {
     replaceQuery({ status: state.status, q: state.q });
     renderChips();
-    renderBody(body, entries, state, matchInfo, update);
+    renderBody(body, state, matchInfo, update);
   };
   search.addEventListener('input', debounce(() => { state.q = search.value.trim(); state.failureBudget = FAILURE_PAGE; update(); }, 150));
   search.addEventListener('keydown', (event) => { if (event.key === 'Escape') { search.value = ''; state.q = ''; update(); } });
 
   replaceChildren(root, header, summary, toolbar, body);
   if (!run.finishedAt) followLiveRun(context, detail.summary, state);
-  if (!entries.length) {
+  if (!counts.total) {
     replaceChildren(body, emptyState('No results in this run yet', run.finishedAt ? 'The run finished without any results.' : 'Results appear as the run uploads them.'));
     renderChips();
     return;
@@ -118,7 +128,7 @@ function followLiveRun(context, shown, state) {
   const timer = setTimeout(async () => {
     let detail;
     try {
-      detail = await api.run(context.params[0], { signal });
+      detail = await api.run(context.params[0], { signal, status: FAILING_STATUSES });  // the summary is what is compared
     } catch {
       if (!signal.aborted) followLiveRun(context, shown, state);  // try again later
       return;
@@ -136,6 +146,19 @@ function bigNumber(value, label, tone) {
   return h('div', { class: ['big-number', tone && 'tone-' + tone] }, h('b', { text: count(value) }), h('span', { text: label }));
 }
 
+/** A run detail's results flattened once: each entry keeps its page and call site, and a lazily built search text. */
+function flatten(detail) {
+  const entries = [];
+  const pageCounts = new Map();  // the service's counts of each page group
+  for (const group of detail.pages) {
+    pageCounts.set(group.page || NO_PAGE, group.counts);
+    for (const site of group.callSites) {
+      for (const result of site.results) entries.push({ result, page: group.page, callSite: site.callSite, text: null });
+    }
+  }
+  return { entries, pageCounts };
+}
+
 function searchText(entry) {
   if (entry.text === null) {
     const r = entry.result;
@@ -145,11 +168,24 @@ function searchText(entry) {
   return entry.text;
 }
 
-function renderBody(body, entries, state, matchInfo, update) {
+/** Whether the status filter and search can be answered from the failing results alone. */
+function failingSuffice(state) {
+  return !state.q && ['', 'failing', 'failed', 'error'].includes(state.status);
+}
+
+function renderBody(body, state, matchInfo, update) {
+  if (!state.all && !failingSuffice(state)) {
+    matchInfo.textContent = '';
+    replaceChildren(body, h('p', { class: 'muted loading-all', text: 'Loading all ' + count(state.counts.total) + ' results…' }));
+    state.loadAll().then(() => { if (body.isConnected) update(); },
+      (error) => { if (body.isConnected) replaceChildren(body, emptyState('Could not load the results', error.message)); });
+    return;
+  }
+  const entries = state.entries;
   const statusPredicate = FILTERS.find(([key]) => key === state.status)[2];
   const terms = state.q.toLowerCase().split(/\s+/).filter(Boolean);
   const visible = entries.filter((e) => statusPredicate(e.result.status) && terms.every((t) => searchText(e).includes(t)));
-  matchInfo.textContent = (terms.length || state.status) ? count(visible.length) + ' of ' + count(entries.length) + ' results' : '';
+  matchInfo.textContent = (terms.length || state.status) ? count(visible.length) + ' of ' + count(state.counts.total) + ' results' : '';
   const failing = visible.filter((e) => isFailing(e.result.status));
   const others = visible.filter((e) => !isFailing(e.result.status));
   const nodes = [];
@@ -163,14 +199,15 @@ function renderBody(body, entries, state, matchInfo, update) {
     nodes.push(h('section', { class: 'card all-passed' }, h('h2', { text: 'No failures' }),
       h('p', { class: 'muted', text: terms.length ? 'No failing result matches the search.' : 'Every test in this run passed or was skipped.' })));
   }
-  const byStatus = new Map();
-  for (const e of others) {
-    if (!byStatus.has(e.result.status)) byStatus.set(e.result.status, []);
-    byStatus.get(e.result.status).push(e);
-  }
   for (const status of ['passed', 'expected_failure', 'skipped']) {
-    const list = byStatus.get(status);
-    if (list) nodes.push(collapsedResults(status, list, state.status === status || (terms.length > 0 && failing.length === 0)));
+    // Until the whole run is loaded (no search, a failing or no status filter) a list is its count and loads when opened.
+    const list = state.all ? others.filter((e) => e.result.status === status) : null;
+    const total = list ? list.length : (state.status === '' ? FILTERS.find(([key]) => key === status)[3](state.counts) : 0);
+    if (total) {
+      const rows = list ? () => Promise.resolve(list)
+        : () => state.loadAll().then((all) => all.filter((e) => e.result.status === status));
+      nodes.push(collapsedResults(status, total, rows, state.status === status || (terms.length > 0 && failing.length === 0)));
+    }
   }
   replaceChildren(body, nodes);
 }
@@ -306,11 +343,21 @@ function actionLoader() {
   };
 }
 
-/** Passed / skipped / expected failures: a collapsed table, rendered a page at a time when opened. */
-function collapsedResults(status, list, open) {
+/**
+ * Passed / skipped / expected failures: a collapsed table of `total` results, rendered a page at a time
+ * when opened; `rows()` resolves to the results (fetched when the run is not loaded whole yet).
+ */
+function collapsedResults(status, total, rows, open) {
   const tbody = h('tbody');
   let shown = 0;
+  let list = null;
   const more = h('div', { class: 'more-row' });
+  const load = () => {
+    if (list) { showMore(); return; }
+    replaceChildren(more, h('span', { class: 'muted small', text: 'Loading…' }));
+    rows().then((loaded) => { list = loaded; showMore(); },
+      (error) => replaceChildren(more, h('span', { class: 'muted small', text: 'Could not load the results: ' + error.message })));
+  };
   const showMore = () => {
     const fragment = document.createDocumentFragment();
     for (const e of list.slice(shown, shown + ROW_PAGE)) fragment.appendChild(resultRow(e));
@@ -322,13 +369,13 @@ function collapsedResults(status, list, open) {
   };
   const details = h('details', { class: ['card', 'collapsed-results', 'status-border-' + status], dataset: { status } },
     h('summary', {}, statusDot(status), h('span', { class: 'summary-title', text: STATUS_LABEL[status] }),
-      h('span', { class: 'badge subtle', text: count(list.length) })),
+      h('span', { class: 'badge subtle', text: count(total) })),
     h('div', { class: 'table-scroll' }, h('table', { class: 'table compact' },
       h('thead', {}, h('tr', {}, ['Test', 'Suite', 'Page', 'Call site', 'Device', 'Duration'].map((t) => h('th', { text: t, scope: 'col' })))),
       tbody)),
     more);
-  details.addEventListener('toggle', () => { if (details.open && shown === 0) showMore(); });
-  if (open) { details.open = true; showMore(); }
+  details.addEventListener('toggle', () => { if (details.open && shown === 0) load(); });
+  if (open) { details.open = true; load(); }
   return details;
 }
 

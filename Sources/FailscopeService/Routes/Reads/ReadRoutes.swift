@@ -27,7 +27,19 @@ struct ReadRoutes: Sendable {
 
     func runDetail(_ request: Request) throws -> Response {
         let runID = try request.parameter("runId")
-        guard let detail = try store.runDetail(runID) else {
+        var statuses: Set<TestStatus>?
+        if let text = try request.queryValue("status") {
+            let parsed = text.split(separator: ",", omittingEmptySubsequences: false).map {
+                TestStatus(rawValue: String($0))
+            }
+            guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) else {
+                throw ServiceError.invalidParameter(
+                    "status must be a comma-separated list of "
+                        + TestStatus.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            }
+            statuses = Set(parsed.compactMap { $0 })
+        }
+        guard let detail = try store.runDetail(runID, statuses: statuses) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
         }
         return APIResponse.json(bytes: RunDetailJSON.encode(detail))

@@ -1,0 +1,137 @@
+import FailscopeModel
+import Foundation
+import Synchronization
+import XCTest
+
+@_spi(Engine) @testable import FailscopeStore
+
+/// The engines the store's tests run on.
+enum TestEngine: String, CaseIterable {
+    case sqlite
+    case postgres
+}
+
+/// A test case whose every test runs once per engine: on SQLite (a store in a temporary folder) and on
+/// PostgreSQL (a database of its own on the server of `FAILSCOPE_TEST_POSTGRES_URL`, created for the pass
+/// and dropped after it). The same test body, the same assertions; a failure names its engine.
+///
+/// Without a server the PostgreSQL passes are left out with one line on stderr, except in CI (`CI=true`),
+/// where each test fails: the PostgreSQL tests never skip there (`make test` and `.ci/run` start one).
+class StoreTestCase: XCTestCase {
+    /// The engine of the pass running now.
+    private(set) var engine: TestEngine = .sqlite
+    /// The PostgreSQL databases this pass created.
+    private var databases: [PostgresTestDatabase] = []
+
+    /// The test method, kept to run it a second time (XCTest's own `invokeTest` runs once per instance).
+    private let test: (XCTestCase) throws -> Void
+
+    required init(name: String, testClosure: @escaping (XCTestCase) throws -> Void) {
+        test = testClosure
+        super.init(name: name, testClosure: testClosure)
+    }
+
+    /// The SQLite pass through XCTest (setUp, the test, tearDown), then the PostgreSQL pass the same way.
+    override func invokeTest() {
+        engine = .sqlite
+        super.invokeTest()
+        engine = .postgres
+        guard PostgresTestDatabase.serverURL != nil else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail("CI=true but FAILSCOPE_TEST_POSTGRES_URL is not set: run the tests through make test")
+            } else {
+                PostgresTestDatabase.reportSkippingOnce()
+            }
+            return
+        }
+        defer {
+            for database in databases { database.drop() }
+            databases.removeAll()
+        }
+        do {
+            try setUpWithError()
+            setUp()
+            try test(self)
+        } catch is XCTSkip {
+        } catch {
+            recordFailure(withDescription: "threw error \"\(error)\"", inFile: "<EXPR>", atLine: 0, expected: false)
+        }
+        tearDown()
+        do { try tearDownWithError() } catch {
+            recordFailure(withDescription: "tearDown threw \"\(error)\"", inFile: "<EXPR>", atLine: 0, expected: false)
+        }
+    }
+
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        super.recordFailure(
+            withDescription: "[\(engine.rawValue)] \(description)", inFile: filePath, atLine: lineNumber,
+            expected: expected)
+    }
+
+    /// A new store on this pass's engine with its data folder at `directory` (default: a new temporary one).
+    func makeStore(directory: URL? = nil) throws -> FailscopeStore {
+        let directory = try directory ?? makeTemporaryDirectory()
+        return try FailscopeStore(directory: directory, database: try makeDatabase(directory: directory))
+    }
+
+    /// A new, empty database on this pass's engine: the data folder's SQLite file, or a new PostgreSQL database.
+    func makeDatabase(directory: URL) throws -> DatabaseLocation {
+        switch engine {
+        case .sqlite:
+            return .sqlite(in: directory)
+        case .postgres:
+            let database = try PostgresTestDatabase()
+            databases.append(database)
+            return .postgres(url: database.url)
+        }
+    }
+}
+
+/// A uniquely named database on the test server (`FAILSCOPE_TEST_POSTGRES_URL`), dropped by `drop()`.
+struct PostgresTestDatabase {
+    /// The server's URL, `nil` when none is given.
+    static var serverURL: String? {
+        guard let url = ProcessInfo.processInfo.environment["FAILSCOPE_TEST_POSTGRES_URL"], !url.isEmpty else {
+            return nil
+        }
+        return url
+    }
+
+    private static let reported = Mutex(false)
+
+    /// Prints, once a process, that the PostgreSQL passes are left out.
+    static func reportSkippingOnce() {
+        guard
+            !reported.withLock({
+                let was = $0; $0 = true; return was
+            })
+        else { return }
+        FileHandle.standardError.write(
+            Data(
+                "PostgreSQL passes of the store tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)\n"
+                    .utf8))
+    }
+
+    /// The database's URL (the server's, another database name).
+    let url: String
+    private let server: String
+    private let name: String
+
+    init() throws {
+        guard let server = Self.serverURL, var components = URLComponents(string: server) else {
+            throw XCTSkip("no PostgreSQL server")
+        }
+        self.server = server
+        name = "failscope_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try PostgresConnection(url: server, statementTimeoutMilliseconds: 30_000).execute("CREATE DATABASE \(name)")
+        components.path = "/" + name
+        url = components.string!
+    }
+
+    func drop() {
+        try? PostgresConnection(url: server, statementTimeoutMilliseconds: 30_000)
+            .execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+}
