@@ -6,20 +6,17 @@ import XCTest
 @_spi(Engine) @testable import FailscopeStore
 
 /// The webhook outbox in the store: which events a finished run makes under docs/flaky.md's rules, per-test order of
-/// claims and exclusive leases.
-final class WebhookStoreTests: XCTestCase {
-    private var directory: URL!
+/// claims and exclusive leases, on both engines.
+final class WebhookStoreTests: StoreTestCase {
     private var store: FailscopeStore!
     private let now = Date()
 
     override func setUpWithError() throws {
-        directory = try makeTemporaryDirectory()
-        store = try FailscopeStore(directory: directory)
+        store = try makeStore()
     }
 
     override func tearDown() {
         store.close()
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Stores run `index` on `commit` (one result a test: `outcomes[name]` passed or failed), finishes it, and
