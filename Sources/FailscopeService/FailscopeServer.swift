@@ -16,7 +16,8 @@ public final class FailscopeServer: Sendable {
     /// The bound port (the ephemeral one when started with port 0).
     public var port: Int { http.port }
 
-    /// Opens the store in `dataDirectory` (its database at `database`, default the folder's SQLite file) and
+    /// Opens the store in `dataDirectory` (its database at `database`, default the folder's SQLite file; its
+    /// artifacts in `artifacts`, default the folder's `artifacts/`) and
     /// starts listening on `host:port`; `connectionsPerAddress` replaces the transport's per-address
     /// connection cap when given (0: none; see `HTTPServerConfiguration.connectionsPerAddressLimit`).
     ///
@@ -24,10 +25,12 @@ public final class FailscopeServer: Sendable {
     ///   be opened), `StoreError.storageFull` (the disk is too full to open it), `StoreError.invalid` (a configured
     ///   webhook without a secret or with a bad URL), `HTTPServerError` (port in use).
     public init(
-        dataDirectory: URL, database: DatabaseLocation? = nil, host: String = "127.0.0.1", port: Int = 8080,
+        dataDirectory: URL, database: DatabaseLocation? = nil, artifacts: (any ArtifactStorage)? = nil,
+        host: String = "127.0.0.1", port: Int = 8080,
         threadCount: Int = 4, connectionsPerAddress: Int? = nil, configuration: ServiceConfiguration
     ) throws {
-        let store = try FailscopeStore(directory: dataDirectory, database: database, readerCount: max(2, threadCount))
+        let store = try FailscopeStore(
+            directory: dataDirectory, database: database, artifacts: artifacts, readerCount: max(2, threadCount))
         let application = FailscopeApplication.build(configuration, store: store)
         do {
             try application.webhooks.start()

@@ -130,9 +130,11 @@ public final class ServiceMetrics: AccessLog {
     }
 
     /// The exposition text, with the gauges given: `storageFull` (the disk holding the data folder is full and
-    /// writes are answered 507) and `freeStorageBytes` (free bytes there, when known).
+    /// writes are answered 507), `freeStorageBytes` (free bytes there, when known) and `dependenciesUp` (whether
+    /// each dependency, `database` and `artifact_storage`, answered its health check now).
     public func render(
-        artifactBytes: Int, databaseBytes: Int, storageFull: Bool = false, freeStorageBytes: Int? = nil
+        artifactBytes: Int, databaseBytes: Int, storageFull: Bool = false, freeStorageBytes: Int? = nil,
+        dependenciesUp: [(name: String, up: Bool)] = []
     ) -> String {
         let state = state.withLock { $0 }
         var out = ""
@@ -183,6 +185,13 @@ public final class ServiceMetrics: AccessLog {
         out += "# HELP failscope_storage_full 1 when the disk holding the data folder is full (uploads get 507).\n"
         out += "# TYPE failscope_storage_full gauge\n"
         out += "failscope_storage_full \(storageFull ? 1 : 0)\n"
+        if !dependenciesUp.isEmpty {
+            out += "# HELP failscope_dependency_up 1 when the dependency answered its health check, else 0.\n"
+            out += "# TYPE failscope_dependency_up gauge\n"
+            for (name, up) in dependenciesUp {
+                out += "failscope_dependency_up{dependency=\"\(Self.escape(name))\"} \(up ? 1 : 0)\n"
+            }
+        }
         if let figures = transport.withLock({ $0 })?() {
             out += "# HELP failscope_http_open_connections Open client connections.\n"
             out += "# TYPE failscope_http_open_connections gauge\n"

@@ -55,7 +55,8 @@ enum ServeCommand: Command {
         "public-url", value: "url", help: "The dashboard's address as webhook receivers reach it, for event links.",
         defaultHelp: "http://<host>:<port>/", environment: "FAILSCOPE_PUBLIC_URL", parse: webhookURL(parsing:))
     static let options: [any OptionDeclaration] = [
-        host, port, SharedOptions.data, SharedOptions.database, uploadToken, readToken, adminToken, web, threads,
+        host, port, SharedOptions.data, SharedOptions.database, SharedOptions.artifacts,
+        SharedOptions.artifactCacheMegabytes, uploadToken, readToken, adminToken, web, threads,
         connectionsPerAddress, retentionDays, webhook, webhookSecret, publicURL,
     ]
 
@@ -72,6 +73,7 @@ enum ServeCommand: Command {
         let port = try arguments.required(Self.port)
         let data = try arguments.dataDirectory()
         let database = try arguments.value(SharedOptions.database)
+        let artifacts = try arguments.artifactStorage(data: data, cache: true)
         let uploadTokens = try arguments.values(uploadToken)
         let readToken = try arguments.value(Self.readToken)
         let adminToken = try arguments.value(Self.adminToken)
@@ -95,8 +97,8 @@ enum ServeCommand: Command {
         let server: FailscopeServer
         do {
             server = try FailscopeServer(
-                dataDirectory: data, database: database, host: host, port: port, threadCount: threads,
-                connectionsPerAddress: connectionsPerAddress,
+                dataDirectory: data, database: database, artifacts: artifacts, host: host, port: port,
+                threadCount: threads, connectionsPerAddress: connectionsPerAddress,
                 configuration: ServiceConfiguration(
                     uploadTokens: uploadTokens, readToken: readToken, adminToken: adminToken, webDirectory: web,
                     webhooks: WebhookSettings(urls: webhooks, secret: webhookSecret, publicURL: publicURL)))
@@ -110,8 +112,14 @@ enum ServeCommand: Command {
         printError("failscope serve: listening on http://\(listenHost):\(server.port)")
         printError(
             "failscope serve: data \(data.standardizedFileURL.path), database "
-                + "\(database ?? .sqlite(in: data.standardizedFileURL)), dashboard \(web?.path ?? "(none)")"
+                + "\(database ?? .sqlite(in: data.standardizedFileURL)), artifacts "
+                + "\(server.application.store.artifacts.location), dashboard \(web?.path ?? "(none)")"
         )
+        do {
+            try server.application.store.artifacts.checkHealth()
+        } catch {
+            printError("failscope serve: \(error); uploads get 503 until it answers (see /healthz)")
+        }
         if server.application.store.isStorageFull {
             printError(
                 "failscope serve: the disk holding \(data.standardizedFileURL.path) is full: uploads are refused "
