@@ -85,14 +85,16 @@ let package = Package(
             name: "SQLiteMigrations", path: "Migrations/sqlite",
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
-                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("flaky_summaries.sql"),
+                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
+                .embedInCode("flaky_summaries.sql"),
             ]
         ),
         .target(
             name: "PostgresMigrations", path: "Migrations/postgres",
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
-                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("flaky_summaries.sql"),
+                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
+                .embedInCode("flaky_summaries.sql"),
             ]
         ),
         // The HTTP transport (libmicrohttpd: connections, limits, deadlines, shutdown), answering with any Responder.

@@ -6,8 +6,10 @@ import HTTPServer
 /// A running `failscope serve`: the store opened (and migrated) in the data folder, the application
 /// built over it, and the HTTP transport listening.
 ///
-/// `stop()` (or SIGINT/SIGTERM after `installSignalHandlers()`) stops accepting, lets in-flight
-/// requests finish, then closes the store (WAL checkpointed). Used by the CLI and by live-port tests.
+/// The webhook worker starts with it (its configured webhooks written to the store first). `stop()` (or SIGINT/SIGTERM
+/// after `installSignalHandlers()`) stops accepting, lets in-flight requests finish, stops the webhook worker (its
+/// unfinished deliveries stay in the store for the next start), then closes the store (WAL checkpointed). Used by the
+/// CLI and by live-port tests.
 public final class FailscopeServer: Sendable {
     public let application: FailscopeApplication
     public let http: HTTPServer
@@ -20,7 +22,8 @@ public final class FailscopeServer: Sendable {
     /// connection cap when given (0: none; see `HTTPServerConfiguration.connectionsPerAddressLimit`).
     ///
     /// - Throws: `MigrationError` (the database is refused), `StoreError.unavailable` (the database cannot
-    ///   be opened), `StoreError.storageFull` (the disk is too full to open it), `HTTPServerError` (port in use).
+    ///   be opened), `StoreError.storageFull` (the disk is too full to open it), `StoreError.invalid` (a configured
+    ///   webhook without a secret or with a bad URL), `HTTPServerError` (port in use).
     public init(
         dataDirectory: URL, database: DatabaseLocation? = nil, artifacts: (any ArtifactStorage)? = nil,
         host: String = "127.0.0.1", port: Int = 8080,
@@ -29,6 +32,12 @@ public final class FailscopeServer: Sendable {
         let store = try FailscopeStore(
             directory: dataDirectory, database: database, artifacts: artifacts, readerCount: max(2, threadCount))
         let application = FailscopeApplication.build(configuration, store: store)
+        do {
+            try application.webhooks.start()
+        } catch {
+            store.close()
+            throw error
+        }
         var transport = HTTPServerConfiguration(host: host, port: port, threadCount: threadCount)
         if let connectionsPerAddress { transport.connectionsPerAddressLimit = connectionsPerAddress }
         // Large request bodies wait in the data folder, on the disk the store uses (a tmpfs /tmp would hold
@@ -40,10 +49,12 @@ public final class FailscopeServer: Sendable {
         do {
             http = try HTTPServer(responder: application.router, configuration: transport)
         } catch {
+            application.webhooks.stop()
             store.close()
             throw error
         }
         self.application = application
+        application.webhooks.listening(host: host, port: http.port)
         application.metrics.observeTransport { [weak http] in
             ServiceMetrics.TransportFigures(
                 openConnections: http?.openConnections ?? 0, slowConnectionsClosed: http?.slowConnectionsClosed ?? 0)
@@ -54,12 +65,14 @@ public final class FailscopeServer: Sendable {
     public func stop() {
         http.shutdown()
         http.waitUntilStopped()
+        application.webhooks.stop()
         application.store.close()
     }
 
     /// Blocks until the server has stopped (by `stop()` or a signal) and the store is closed.
     public func waitUntilStopped() {
         http.waitUntilStopped()
+        application.webhooks.stop()
         application.store.close()
     }
 
