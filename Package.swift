@@ -80,11 +80,17 @@ let package = Package(
         // Each engine's SQL, embedded in the binary (Migrations/README.md).
         .target(
             name: "SQLiteMigrations", path: "Migrations/sqlite",
-            resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
+            resources: [
+                .embedInCode("0001_baseline.sql"), .embedInCode("0004_failure_signatures.sql"),
+                .embedInCode("flaky_summaries.sql"),
+            ]
         ),
         .target(
             name: "PostgresMigrations", path: "Migrations/postgres",
-            resources: [.embedInCode("0001_baseline.sql"), .embedInCode("flaky_summaries.sql")]
+            resources: [
+                .embedInCode("0001_baseline.sql"), .embedInCode("0004_failure_signatures.sql"),
+                .embedInCode("flaky_summaries.sql"),
+            ]
         ),
         // The HTTP transport (libmicrohttpd: connections, limits, deadlines, shutdown), answering with any Responder.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),

@@ -3,7 +3,8 @@ public enum PostgresMigrations {
     /// The migrations `(name, SQL text)`, in order. A new one is a new `NNNN_name.sql` file here, listed in
     /// Package.swift's resources of this target and appended to this list.
     public static let migrations: [(name: String, sql: String)] = [
-        ("0001_baseline", text(PackageResources._001_baseline_sql))
+        ("0001_baseline", text(PackageResources._001_baseline_sql)),
+        ("0004_failure_signatures", text(PackageResources._004_failure_signatures_sql)),
     ]
 
     /// `flaky_summaries.sql`: the statements that compute every flaky summary table from `results`.

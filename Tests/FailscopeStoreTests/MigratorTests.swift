@@ -20,7 +20,7 @@ final class MigratorTests: XCTestCase {
             let text = try String(contentsOf: folder.appendingPathComponent(migration.name + ".sql"), encoding: .utf8)
             XCTAssertEqual(migration.sql, text, "\(migration.name) is embedded byte for byte")
         }
-        XCTAssertEqual(Migration.embedded.map(\.name), ["0001_baseline"])
+        XCTAssertEqual(Migration.embedded.map(\.name), ["0001_baseline", "0004_failure_signatures"])
     }
 
     func testAppliesEveryMigrationOnceAndRecordsChecksums() throws {
@@ -39,7 +39,7 @@ final class MigratorTests: XCTestCase {
         XCTAssertEqual(
             tables,
             [
-                "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
+                "artifacts", "failure_signatures", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
                 "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results",
                 "runs",
                 "schema_migrations", "tests", "trail_steps",

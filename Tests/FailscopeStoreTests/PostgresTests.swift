@@ -49,7 +49,7 @@ final class PostgresTests: XCTestCase {
 
     func testMigratesTheBaselineOnceAndRefusesAChangedOrNewerDatabase() throws {
         let database = try PostgresDatabase(url: schema.url)
-        XCTAssertEqual(database.appliedMigrations, ["0001_baseline"])
+        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0004_failure_signatures"])
         let tables = try database.pool.withConnection { connection in
             let rows = try connection.query(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
@@ -58,10 +58,10 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(
             tables,
             [
-                "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
-                "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages", "results",
-                "runs", "schema_migrations", "tests", "trail_steps",
-            ], "the same tables as the SQLite baseline")
+                "artifacts", "failure_signatures", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes",
+                "flaky_page_days", "flaky_test_days", "flaky_test_pages", "page_days", "result_artifacts", "result_pages",
+                "results", "runs", "schema_migrations", "tests", "trail_steps",
+            ], "the same tables as the SQLite migrations")
         database.close()
         XCTAssertEqual(try PostgresDatabase(url: schema.url).appliedMigrations, [], "a second open applies nothing")
 
@@ -72,7 +72,8 @@ final class PostgresTests: XCTestCase {
             XCTAssertEqual(error as? MigrationError, .databaseIsNewer(unknownMigrations: ["9999_future"]))
         }
         let edited = Migration(name: "0001_baseline", sql: PostgresDatabase.migrations[0].sql + "\n-- edited")
-        XCTAssertThrowsError(try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: [edited, future]))) {
+        let editedMigrations = [edited] + PostgresDatabase.migrations.dropFirst() + [future]
+        XCTAssertThrowsError(try PostgresDatabase(url: schema.url, migrator: Migrator(migrations: editedMigrations))) {
             error in
             guard case .changed(let name, _, _)? = error as? MigrationError else { return XCTFail("\(error)") }
             XCTAssertEqual(name, "0001_baseline")

@@ -35,14 +35,21 @@ struct CompareRoute: Sendable {
             }
             base = detail
         } else {
-            let candidates = try ServiceError.wrapping(fromQuery: true) {
-                try store.runs(
-                    .init(project: run.summary.run.project, branch: baseBranch ?? "main", limit: Self.candidateLimit))
-            }
-            if let chosen = RunComparison.defaultBase(of: runID, among: candidates.runs, preferringCommit: baseCommit) {
-                base = try store.runDetail(chosen.run.id)
-            }
+            base = try Self.defaultBase(of: run, store: store, branch: baseBranch, commit: baseCommit)
         }
         return try APIResponse.json(RunComparison(run: run, base: base))
+    }
+
+    /// The default base of `run` (`RunComparison.defaultBase`) among the newest runs of its project on `branch`
+    /// (default `main`), preferring the run of `commit`; `nil` when there is none.
+    static func defaultBase(of run: RunDetail, store: FailscopeStore, branch: String?, commit: String?) throws
+        -> RunDetail?
+    {
+        let candidates = try ServiceError.wrapping(fromQuery: true) {
+            try store.runs(.init(project: run.summary.run.project, branch: branch ?? "main", limit: candidateLimit))
+        }
+        guard let chosen = RunComparison.defaultBase(of: run.summary.run.id, among: candidates.runs, preferringCommit: commit)
+        else { return nil }
+        return try store.runDetail(chosen.run.id)
     }
 }
