@@ -13,6 +13,7 @@ let commands: [any Command.Type] = [
     ExportCommand.self,
     SummaryCommand.self,
     FlakyCommand.self,
+    SlowestCommand.self,
     VersionCommand.self,
 ]
 

@@ -62,7 +62,8 @@ final class OperationsRouteTests: XCTestCase {
             "/api/v1/runs/{runId}/finish": ["post"], "/api/v1/runs/{runId}/compare": ["get"],
             "/api/v1/artifacts/{sha256}": ["get", "put"],
             "/api/v1/results/{resultId}": ["get"], "/api/v1/tests/{testId}/history": ["get"], "/api/v1/pages": ["get"],
-            "/api/v1/flaky": ["get"],
+            "/api/v1/flaky": ["get"], "/api/v1/errors": ["get"], "/api/v1/runs/{runId}/errors": ["get"],
+            "/api/v1/durations": ["get"], "/api/v1/tests/{testId}/durations": ["get"],
             "/artifacts/{sha256}.png": ["get"], "/artifacts/{sha256}.json": ["get"],
         ]
         XCTAssertEqual(Set(paths.keys), Set(expected.keys))
