@@ -5,6 +5,8 @@
 //   #/results/{resultId}               one result: screenshot, outlined element, element tree, trail
 //   #/tests/{testId}                   a test's history
 //   #/pages?days=  #/pages/{page}      pages ranked by failures and flaky tests; a page's flaky tests
+//   #/errors?project=&branch=&days=    unique errors ranked by affected tests and runs
+//   #/durations?project=&branch=&days= slowest tests, duration regressions, a test's p50/p95 trend
 import { replaceChildren } from './dom.js';
 import { errorState, loadingState } from './ui.js';
 import { renderRuns } from './views/runs.js';
@@ -13,6 +15,8 @@ import { renderCompare } from './views/compare.js';
 import { renderResult } from './views/result.js';
 import { renderTest } from './views/test.js';
 import { renderPages, renderPage } from './views/pages.js';
+import { renderErrors } from './views/errors.js';
+import { renderDurations } from './views/durations.js';
 
 const ROUTES = [
   [/^\/?$/, 'runs', renderRuns],
@@ -23,6 +27,8 @@ const ROUTES = [
   [/^\/tests\/([^/]+)\/?$/, 'test', renderTest],
   [/^\/pages\/?$/, 'pages', renderPages],
   [/^\/pages\/([^/]+)\/?$/, 'page', renderPage],
+  [/^\/errors\/?$/, 'errors', renderErrors],
+  [/^\/durations\/?$/, 'durations', renderDurations],
 ];
 
 const root = document.getElementById('view');
