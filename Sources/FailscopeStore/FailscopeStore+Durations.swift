@@ -36,6 +36,11 @@ extension FailscopeStore {
     ///
     /// - Throws: `StoreError.invalid` for `days` or `limit` out of range, `.busy` / `.unavailable`.
     public func durations(_ query: DurationQuery) throws -> DurationReport {
+        try read { try Self.durations($0, query) }
+    }
+
+    /// `durations(_:)` on connection `db` (the store's reader or `FlakyReader`'s).
+    static func durations(_ db: any SQLConnection, _ query: DurationQuery) throws -> DurationReport {
         let since = try query.since()
         var filter = "project = ? AND ran_at >= ? AND status = 'passed' AND duration IS NOT NULL"
         var values: [any SQLBindable] = [query.project, since]
@@ -43,7 +48,7 @@ extension FailscopeStore {
             filter += " AND branch = ?"
             values.append(branch)
         }
-        return try read { db in
+        do {
             var slowest: [(id: String, results: Int, p50: Double, p95: Double)] = []
             var regressions: [(id: String, previous: Double, recent: Double)] = []
             var current: String?
@@ -129,4 +134,11 @@ extension FailscopeStore {
         }
     }
 
+}
+
+extension FlakyReader {
+    /// `FailscopeStore.durations(_:)` on this database, read-only (`failscope slowest --data`).
+    public func durations(_ query: FailscopeStore.DurationQuery) throws -> DurationReport {
+        try reading { try FailscopeStore.durations($0, query) }
+    }
 }

@@ -1,15 +1,16 @@
 import FailscopeClient
 import FailscopeModel
+import FailscopeStore
 import Foundation
 
 /// `failscope slowest`: a project's slowest tests by p95 and its duration regressions (docs/durations.md), as a
-/// terminal table or the API's JSON, from a Failscope service.
+/// terminal table or the API's JSON, from a Failscope service or a data folder.
 enum SlowestCommand: Command {
     static let name = "slowest"
     static let summary = "The slowest tests of a project and the tests that became slower."
     static let usage = """
         USAGE: failscope slowest --project <p> [--branch <b>] [--days <n>] [--limit <n>] [--json]
-                                 [--url <url> [--token <t>]]
+                                 [--url <url> [--token <t>] | --data <dir> [--database <db>]]
 
         OPTIONS:
           --project <p>      The project.
@@ -19,6 +20,9 @@ enum SlowestCommand: Command {
           --json             Print the API's JSON instead of a table.
           --url <url>        Ask this Failscope service. (env FAILSCOPE_URL)
           --token <t>        Read token for --url. (env FAILSCOPE_READ_TOKEN)
+          --data <dir>       Read this data folder directly, read-only. (default: .failscope; env FAILSCOPE_DATA)
+          --database <db>    With --data: its database, a path, sqlite:PATH or postgres://… (default:
+                             failscope.sqlite in --data; env FAILSCOPE_DATABASE)
 
           Durations of passing results; p50 and p95 by nearest rank; a regression is a p50 of the newest 10
           results at least 20 % and 0.1 s above the p50 of the 10 before (docs/durations.md).
@@ -29,21 +33,35 @@ enum SlowestCommand: Command {
         guard let project = arguments.option("project"), !project.isEmpty else {
             throw UsageError("--project is required")
         }
-        var parameters = ["project": project]
-        if let branch = arguments.option("branch"), !branch.isEmpty { parameters["branch"] = branch }
-        parameters["days"] = String(try arguments.integer("days", default: 14, in: 1...365))
-        parameters["limit"] = String(try arguments.integer("limit", default: 20, in: 1...200))
+        var query = FailscopeStore.DurationQuery(project: project)
+        if let branch = arguments.option("branch"), !branch.isEmpty { query.branch = branch }
+        query.days = try arguments.integer("days", default: 14, in: 1...365)
+        query.limit = try arguments.integer("limit", default: 20, in: 1...200)
         let json = arguments.flag("json")
-        let url = try arguments.serviceURL()
+        let urlOption = arguments.option("url")
+        let data = arguments.option("data")
+        let url = try data == nil ? arguments.serviceURL() : nil  // --data reads the folder whatever FAILSCOPE_URL says
         let token = arguments.token(else: "FAILSCOPE_READ_TOKEN")
+        let directory = try arguments.dataDirectory()
+        let database = try arguments.database()
         try arguments.checkAllConsumed()
-        guard let url else { throw UsageError("--url (or FAILSCOPE_URL) is required: the durations come from a service") }
+        if data != nil && urlOption != nil { throw UsageError("--url and --data exclude each other") }
         let report: DurationReport
-        do {
-            report = try await APIClient(baseURL: url, token: token).get(
-                DurationReport.self, "api/v1/durations", query: parameters)
-        } catch let error as APIClientError {
-            throw CommandError(RunsCommand.clean("\(error)"))  // it quotes the service: untrusted text
+        if let url {
+            var parameters = ["project": project, "days": String(query.days), "limit": String(query.limit)]
+            if let branch = query.branch { parameters["branch"] = branch }
+            do {
+                report = try await APIClient(baseURL: url, token: token).get(
+                    DurationReport.self, "api/v1/durations", query: parameters)
+            } catch let error as APIClientError {
+                throw CommandError(RunsCommand.clean("\(error)"))  // it quotes the service: untrusted text
+            }
+        } else {
+            do {
+                report = try FlakyReader(directory: directory, database: database).durations(query)
+            } catch let error as StoreError {
+                throw CommandError(store: error)
+            }
         }
         if json {
             let encoder = WireCoding.encoder()
