@@ -82,14 +82,14 @@ let package = Package(
             name: "SQLiteMigrations", path: "Migrations/sqlite",
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0004_failure_signatures.sql"),
-                .embedInCode("flaky_summaries.sql"),
+                .embedInCode("0005_passed_durations.sql"), .embedInCode("flaky_summaries.sql"),
             ]
         ),
         .target(
             name: "PostgresMigrations", path: "Migrations/postgres",
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0004_failure_signatures.sql"),
-                .embedInCode("flaky_summaries.sql"),
+                .embedInCode("0005_passed_durations.sql"), .embedInCode("flaky_summaries.sql"),
             ]
         ),
         // The HTTP transport (libmicrohttpd: connections, limits, deadlines, shutdown), answering with any Responder.

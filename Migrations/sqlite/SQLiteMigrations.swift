@@ -5,6 +5,7 @@ public enum SQLiteMigrations {
     public static let migrations: [(name: String, sql: String)] = [
         ("0001_baseline", text(PackageResources._001_baseline_sql)),
         ("0004_failure_signatures", text(PackageResources._004_failure_signatures_sql)),
+        ("0005_passed_durations", text(PackageResources._005_passed_durations_sql)),
     ]
 
     /// `flaky_summaries.sql`: the statements that compute every flaky summary table from `results`,

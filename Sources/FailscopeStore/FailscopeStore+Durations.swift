@@ -48,60 +48,50 @@ extension FailscopeStore {
             filter += " AND branch = ?"
             values.append(branch)
         }
-        do {
-            var slowest: [(id: String, results: Int, p50: Double, p95: Double)] = []
-            var regressions: [(id: String, previous: Double, recent: Double)] = []
-            var current: String?
-            var newestFirst: [Double] = []
-            func finish() {
-                guard let id = current, !newestFirst.isEmpty else { return }
-                let sorted = newestFirst.sorted()
-                slowest.append((id, sorted.count, Percentile.of(sorted, 50)!, Percentile.of(sorted, 95)!))
-                let n = DurationReport.recentResults
-                if newestFirst.count >= 2 * n {
-                    let recent = Percentile.of(newestFirst[0..<n].sorted(), 50)!
-                    let previous = Percentile.of(newestFirst[n..<2 * n].sorted(), 50)!
-                    if recent >= previous * DurationReport.regressionRatio,
-                        recent - previous >= DurationReport.regressionSeconds
-                    {
-                        regressions.append((id, previous, recent))
-                    }
-                }
-            }
-            try db.forEachRow(
-                "SELECT test_id, duration FROM results WHERE \(filter) ORDER BY test_id, ran_at DESC, id DESC", values
-            ) { row in
-                let id = row.string(0)
-                if id != current {
-                    finish()
-                    current = id
-                    newestFirst.removeAll(keepingCapacity: true)
-                }
-                newestFirst.append(row.double(1))
-                return true
-            }
-            finish()
-            slowest.sort { ($0.p95, $1.id) > ($1.p95, $0.id) }
-            regressions.sort { ($0.recent - $0.previous, $1.id) > ($1.recent - $1.previous, $0.id) }
-            let top = Array(slowest.prefix(query.limit))
-            let regressed = Array(regressions.prefix(query.limit))
-            var identities: [String: TestIdentity] = [:]
-            for id in Set(top.map(\.id) + regressed.map(\.id)) {
-                identities[id] = try Self.testIdentity(db, id)
-            }
-            return DurationReport(
-                since: Timestamp.date(since),
-                slowest: top.compactMap { entry in
-                    identities[entry.id].map {
-                        DurationReport.TestDurations(test: $0, results: entry.results, p50: entry.p50, p95: entry.p95)
-                    }
-                },
-                regressions: regressed.compactMap { entry in
-                    identities[entry.id].map {
-                        DurationReport.Regression(test: $0, previousP50: entry.previous, recentP50: entry.recent)
-                    }
-                })
+        // One range of the partial index `results_passed_durations` in index order; each test's durations are
+        // put newest first here (a sort in SQL would sort the whole window).
+        var byTest: [String: [(ranAt: Int64, id: Int64, duration: Double)]] = [:]
+        try db.forEachRow("SELECT test_id, ran_at, id, duration FROM results WHERE \(filter)", values) { row in
+            byTest[row.string(0), default: []].append((row.int64(1), row.int64(2), row.double(3)))
+            return true
         }
+        var slowest: [(id: String, results: Int, p50: Double, p95: Double)] = []
+        var regressions: [(id: String, previous: Double, recent: Double)] = []
+        for (id, rows) in byTest {
+            let newestFirst = rows.sorted { ($0.ranAt, $0.id) > ($1.ranAt, $1.id) }.map(\.duration)
+            let sorted = newestFirst.sorted()
+            slowest.append((id, sorted.count, Percentile.of(sorted, 50)!, Percentile.of(sorted, 95)!))
+            let n = DurationReport.recentResults
+            if newestFirst.count >= 2 * n {
+                let recent = Percentile.of(newestFirst[0..<n].sorted(), 50)!
+                let previous = Percentile.of(newestFirst[n..<2 * n].sorted(), 50)!
+                if recent >= previous * DurationReport.regressionRatio,
+                    recent - previous >= DurationReport.regressionSeconds
+                {
+                    regressions.append((id, previous, recent))
+                }
+            }
+        }
+        slowest.sort { ($0.p95, $1.id) > ($1.p95, $0.id) }
+        regressions.sort { ($0.recent - $0.previous, $1.id) > ($1.recent - $1.previous, $0.id) }
+        let top = Array(slowest.prefix(query.limit))
+        let regressed = Array(regressions.prefix(query.limit))
+        var identities: [String: TestIdentity] = [:]
+        for id in Set(top.map(\.id) + regressed.map(\.id)) {
+            identities[id] = try Self.testIdentity(db, id)
+        }
+        return DurationReport(
+            since: Timestamp.date(since),
+            slowest: top.compactMap { entry in
+                identities[entry.id].map {
+                    DurationReport.TestDurations(test: $0, results: entry.results, p50: entry.p50, p95: entry.p95)
+                }
+            },
+            regressions: regressed.compactMap { entry in
+                identities[entry.id].map {
+                    DurationReport.Regression(test: $0, previousP50: entry.previous, recentP50: entry.recent)
+                }
+            })
     }
 
     /// Test `testID`'s p50 and p95 per UTC day of the window (`query.project` is not used: the id names the

@@ -49,7 +49,7 @@ final class PostgresTests: XCTestCase {
 
     func testMigratesTheBaselineOnceAndRefusesAChangedOrNewerDatabase() throws {
         let database = try PostgresDatabase(url: schema.url)
-        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0004_failure_signatures"])
+        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0004_failure_signatures", "0005_passed_durations"])
         let tables = try database.pool.withConnection { connection in
             let rows = try connection.query(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
