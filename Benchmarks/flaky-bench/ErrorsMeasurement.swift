@@ -35,12 +35,11 @@ struct ErrorsMeasurement {
             listed = list.errors.count
             let afterList = DispatchTime.now().uptimeNanoseconds
             guard let detail = try store.runDetail(run.run.id) else { fail("run \(run.run.id) vanished") }
-            let base = try RunComparison.defaultBase(of: run.run.id, among: main.filter { $0.run.startedAt < run.run.startedAt })
-                .flatMap { try store.runDetail($0.run.id) }
+            let base = RunComparison.defaultBase(of: run.run.id, among: main.filter { $0.run.startedAt < run.run.startedAt })
             _ = try encoder.encode(try store.runErrors(detail, base: base))
             let afterRunErrors = DispatchTime.now().uptimeNanoseconds
             guard let again = try store.runDetail(run.run.id) else { fail("run \(run.run.id) vanished") }
-            let baseAgain = try base.flatMap { try store.runDetail($0.summary.run.id) }
+            let baseAgain = try base.flatMap { try store.runDetail($0.run.id) }
             _ = try encoder.encode(RunComparison(run: again, base: baseAgain))
             let end = DispatchTime.now().uptimeNanoseconds
             guard index >= 10 else { continue }  // warm-up

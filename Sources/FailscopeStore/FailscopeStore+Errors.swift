@@ -114,23 +114,28 @@ extension FailscopeStore {
     /// A run's failed and errored results (`detail`, from `runDetail(_:)`) with their signatures and verdicts,
     /// its new errors and its failures grouped by signature and by screenshot.
     ///
-    /// `base` is the run regressions are judged against (the caller picks it, by `RunComparison.defaultBase`).
-    public func runErrors(_ detail: RunDetail, base: RunDetail?) throws -> RunErrors {
+    /// `base` is the run regressions are judged against (the caller picks it, by `RunComparison.defaultBase`);
+    /// only its results' outcomes are read.
+    public func runErrors(_ detail: RunDetail, base: RunSummary?) throws -> RunErrors {
         let run = detail.summary.run
         let runID = run.id
         let failing = detail.pages.flatMap(\.callSites).flatMap(\.results).filter { $0.status.outcome == .fail }
             .sorted { $0.id < $1.id }
-        var basePassed = Set<String>()
-        if let base {
-            var last: [String: ResultSummary] = [:]
-            for result in base.pages.flatMap(\.callSites).flatMap(\.results).sorted(by: { $0.id < $1.id }) {
-                let key = result.testId + "\u{1F}" + (result.device ?? "")
-                if let previous = last[key], previous.attempt > result.attempt { continue }
-                last[key] = result
-            }
-            basePassed = Set(last.filter { $0.value.status.outcome == .pass }.keys)
-        }
         return try read { db -> RunErrors in
+            // Each test's last attempt in the base (the failed one first among equal attempts, as RunComparison).
+            var last: [String: (attempt: Int, passed: Bool)] = [:]
+            if let base {
+                try db.forEachRow(
+                    "SELECT test_id, device, attempt, status FROM results WHERE run_id = ? ORDER BY id", [base.run.id]
+                ) { row in
+                    let key = row.string(0) + "\u{1F}" + (row.optionalString(1) ?? "")
+                    let attempt = row.int(2)
+                    if let previous = last[key], previous.attempt > attempt { return true }
+                    last[key] = (attempt, TestStatus(rawValue: row.string(3))?.outcome == .pass)
+                    return true
+                }
+            }
+            let basePassed = Set(last.filter { $0.value.passed }.keys)
             var signatureOf: [Int: String] = [:]
             var signatures: [String: FailureSignature] = [:]
             try db.forEachRow(
@@ -183,7 +188,7 @@ extension FailscopeStore {
                 entries.append(RunErrors.FailureEntry(result: result, signatureId: id, verdict: verdict))
             }
             return RunErrors(
-                runId: runID, baseRunId: base?.summary.run.id, signatures: order.map { signatures[$0]! },
+                runId: runID, baseRunId: base?.run.id, signatures: order.map { signatures[$0]! },
                 newErrors: order.filter(newErrors.contains), failures: entries,
                 bySignature: RunErrors.groups(entries, key: \.signatureId, id: \.result.id),
                 byScreenshot: RunErrors.groups(entries, key: \.result.screenshot, id: \.result.id))

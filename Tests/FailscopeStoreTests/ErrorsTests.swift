@@ -111,7 +111,7 @@ final class ErrorsTests: StoreTestCase {
         XCTAssertEqual(first.bySignature, [RunErrors.Group(key: first.signatures[0].id, resultIds: ids)])
         XCTAssertEqual(first.byScreenshot, [RunErrors.Group(key: screen, resultIds: ids)])
 
-        let second = try store.runErrors(XCTUnwrap(try store.runDetail("run-2")), base: try store.runDetail("run-1"))
+        let second = try store.runErrors(XCTUnwrap(try store.runDetail("run-2")), base: try store.runSummary("run-1"))
         XCTAssertEqual(second.baseRunId, "run-1")
         XCTAssertEqual(second.failures.map(\.result.name), ["testA", "testC", "testD"])
         // A: seen before, failed in the base. C: passed in the base. D: failed and passed on commit c2.
@@ -121,7 +121,7 @@ final class ErrorsTests: StoreTestCase {
         XCTAssertEqual(second.byScreenshot, [])
 
         // On dev the timeout was never seen before: new there, though main knows it.
-        let third = try store.runErrors(XCTUnwrap(try store.runDetail("run-3")), base: try store.runDetail("run-2"))
+        let third = try store.runErrors(XCTUnwrap(try store.runDetail("run-3")), base: try store.runSummary("run-2"))
         XCTAssertEqual(third.failures.map(\.verdict), [.new])
         XCTAssertEqual(third.newErrors, [first.signatures[0].id])
     }

@@ -45,11 +45,19 @@ struct CompareRoute: Sendable {
     static func defaultBase(of run: RunDetail, store: FailscopeStore, branch: String?, commit: String?) throws
         -> RunDetail?
     {
+        guard let chosen = try defaultBaseSummary(of: run, store: store, branch: branch, commit: commit) else {
+            return nil
+        }
+        return try store.runDetail(chosen.run.id)
+    }
+
+    /// The summary of `defaultBase(of:store:branch:commit:)`'s run.
+    static func defaultBaseSummary(of run: RunDetail, store: FailscopeStore, branch: String?, commit: String?) throws
+        -> RunSummary?
+    {
         let candidates = try ServiceError.wrapping(fromQuery: true) {
             try store.runs(.init(project: run.summary.run.project, branch: branch ?? "main", limit: candidateLimit))
         }
-        guard let chosen = RunComparison.defaultBase(of: run.summary.run.id, among: candidates.runs, preferringCommit: commit)
-        else { return nil }
-        return try store.runDetail(chosen.run.id)
+        return RunComparison.defaultBase(of: run.summary.run.id, among: candidates.runs, preferringCommit: commit)
     }
 }

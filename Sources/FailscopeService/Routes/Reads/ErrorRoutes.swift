@@ -30,7 +30,7 @@ struct ErrorRoutes: Sendable {
         guard let run = try store.runDetail(runID) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
         }
-        let base = try CompareRoute.defaultBase(of: run, store: store, branch: baseBranch, commit: baseCommit)
+        let base = try CompareRoute.defaultBaseSummary(of: run, store: store, branch: baseBranch, commit: baseCommit)
         return try APIResponse.json(try store.runErrors(run, base: base))
     }
 }
