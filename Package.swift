@@ -86,6 +86,7 @@ let package = Package(
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
                 .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
+                .embedInCode("0005_failure_signatures.sql"), .embedInCode("0006_passed_durations.sql"),
                 .embedInCode("flaky_summaries.sql"),
             ]
         ),
@@ -94,6 +95,7 @@ let package = Package(
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
                 .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
+                .embedInCode("0005_failure_signatures.sql"), .embedInCode("0006_passed_durations.sql"),
                 .embedInCode("flaky_summaries.sql"),
             ]
         ),

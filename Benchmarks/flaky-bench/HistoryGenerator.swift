@@ -12,7 +12,7 @@ import Foundation
 /// ending an hour ago. `flakyPercent` of the tests fail at random (5–30 %), on their page or, a third
 /// of the time, on a second page, and a retry passes 70 % of the time; 0.3 % of the tests are broken
 /// for a day or two (the newest ones until now); other tests fail once in 50,000 runs. Failing
-/// results get a failure record with page and call site and a screenshot reference. Deterministic
+/// results get a failure record with page and call site, their signature and a screenshot reference. Deterministic
 /// for a seed. Trail steps are not generated (the analytics do not read them).
 struct HistoryGenerator {
     var resultCount: Int
@@ -54,6 +54,16 @@ struct HistoryGenerator {
         var brokenFrom: Int64
         var brokenUntil: Int64
         var line: Int
+        /// The failure signature of its failures (docs/errors.md), as ingest stores it.
+        var signature: FailureSignature
+    }
+
+    /// The message of every generated failure.
+    static let failureMessage = "Timed out after 5.0 s waiting for the element to be hittable"
+
+    static func signature(suite: String, line: Int) -> FailureSignature {
+        FailureSignature(
+            of: Failure(message: failureMessage, callSite: SourceLocation(file: "Tests/UITests/\(suite).swift", line: line)))
     }
 
     func generate(into store: FailscopeStore) throws -> Summary {
@@ -71,7 +81,7 @@ struct HistoryGenerator {
                 id: TestIdentity.id(project: project, suite: suite, name: name, arguments: nil), suite: suite, name: name,
                 page: pages[Int(random.next() % UInt64(pages.count))],
                 secondPage: pages[Int(random.next() % UInt64(pages.count))], failureRate: 0.000_02, brokenFrom: 0,
-                brokenUntil: 0, line: 20 + index % 60)
+                brokenUntil: 0, line: 20 + index % 60, signature: Self.signature(suite: suite, line: 20 + index % 60))
             let roll = random.unit()
             if roll < flakyPercent / 100 {
                 spec.failureRate = 0.05 + 0.25 * random.unit()
@@ -105,6 +115,9 @@ struct HistoryGenerator {
                     try db.run(
                         "INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key) VALUES (?, ?, ?, ?, '', ?, ?)",
                         [spec.id, project, spec.suite, spec.name, start, index + 1])
+                    try db.run(
+                        "INSERT INTO failure_signatures (id, message, location) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                        [spec.signature.id, spec.signature.message, spec.signature.location])
                 }
             }
             var runIndex = 0
@@ -175,12 +188,12 @@ struct HistoryGenerator {
             let resultID = try db.queryFirst(
                 """
                 INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device, page,
-                    call_site_file, call_site_line, attempt, status, ran_at, duration)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                    call_site_file, call_site_line, attempt, status, ran_at, duration, failure_signature)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                 """,
                 [
                     runID, key, spec.id, project, branch, commit, device, page, file, spec.line, row.attempt,
-                    row.failed ? "failed" : "passed", startedAt, 2.5,
+                    row.failed ? "failed" : "passed", startedAt, 2.5, row.failed ? spec.signature.id : nil,
                 ], row: { $0.int64(0) })
             summary.results += 1
             guard row.failed else { continue }
@@ -188,8 +201,8 @@ struct HistoryGenerator {
             try db.run(
                 """
                 INSERT INTO failures (result_id, position, message, page, action, call_site_file, call_site_line)
-                VALUES (?, 0, 'Timed out after 5.0 s waiting for the element to be hittable', ?, 'tap()', ?, ?)
-                """, [resultID, page, file, spec.line])
+                VALUES (?, 0, ?, ?, 'tap()', ?, ?)
+                """, [resultID, Self.failureMessage, page, file, spec.line])
             let sha = Self.hex(random.next()) + Self.hex(random.next()) + Self.hex(random.next()) + Self.hex(random.next())
             try db.run(
                 """

@@ -2,6 +2,9 @@
 //
 //   flaky-bench generate --data DIR --results N [--tests 10000] [--pages 40] [--days 90] [--flaky-percent 3] [--seed 1]
 //       fills a new store in DIR with a realistic history (HistoryGenerator) and writes DIR/generated.json
+//   flaky-bench errors --data DIR [--database URI] [--queries 100]
+//       in-process latency of the unique errors, a run's errors and a run comparison (ErrorsMeasurement), ms:
+//       "errors_p50 errors_p95 run_errors_p50 run_errors_p95 compare_p50 compare_p95 errors_listed"
 //   flaky-bench measure --data DIR [--compare DIR2 ...] [--queries 300] [--no-reference]
 //       in-process latency of the two queries as the service answers them (store query + JSON encoding),
 //       with the window ending at the generation time, the stores' queries interleaved; prints one line
@@ -91,6 +94,11 @@ case "measure":
     for measurement in measurements {
         print(try measurement.report(references: arguments.contains("--no-reference") ? 1 : max(5, queries / 20)))
     }
+case "errors":
+    let database = try option("database", arguments).map { try DatabaseLocation(parsing: $0) }
+    let measurement = try ErrorsMeasurement(directory: directory, database: database)
+    print(try measurement.measure(queries: option("queries", arguments).flatMap(Int.init) ?? 100))
+    measurement.store.close()
 case "ingest":
     // Ingest cost through FailscopeStore.addResults (which maintains the flaky summaries): batches of
     // 100 results (1 in 10 failing) into runs of 1,000 on a growing history; prints results per second.

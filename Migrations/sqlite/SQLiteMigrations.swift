@@ -7,6 +7,8 @@ public enum SQLiteMigrations {
         ("0002_quarantine", text(PackageResources._002_quarantine_sql)),
         ("0003_trail_step_trace", text(PackageResources._003_trail_step_trace_sql)),
         ("0004_webhooks", text(PackageResources._004_webhooks_sql)),
+        ("0005_failure_signatures", text(PackageResources._005_failure_signatures_sql)),
+        ("0006_passed_durations", text(PackageResources._006_passed_durations_sql)),
     ]
 
     /// `flaky_summaries.sql`: the statements that compute every flaky summary table from `results`,

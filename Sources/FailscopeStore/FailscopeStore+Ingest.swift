@@ -165,8 +165,8 @@ extension FailscopeStore {
                         """
                         INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device,
                             reported_device, page, call_site_file, call_site_line, attempt, status, skip_reason,
-                            started_at, ran_at, duration, system_out, system_err)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            started_at, ran_at, duration, system_out, system_err, failure_signature)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (run_id, result_key) DO NOTHING RETURNING id
                         """,
                         [
@@ -174,6 +174,7 @@ extension FailscopeStore {
                             result.device ?? run.device, result.device, page, callSite?.file, callSite?.line,
                             result.attempt, result.status.rawValue, result.skipReason, startedAt,
                             startedAt ?? run.startedAt, result.duration, result.systemOut, result.systemErr,
+                            try Self.storeSignature(db, of: result),
                         ], row: { $0.int64(0) })
                     guard let resultID = inserted else {
                         outcome.duplicates += 1

@@ -12,7 +12,7 @@ extension FailscopeStore {
     /// The names of the tables `copy` carries, in the order it carries them.
     public static var copiedTableNames: [String] { copiedTables.map(\.name) }
 
-    /// The tables `copy` carries, parents first, with their columns (the same in both engines' baselines).
+    /// The tables `copy` carries, parents first, with their columns (the same in both engines' migrations).
     /// The flaky summaries are not carried: the target computes them from its results.
     static let copiedTables: [(name: String, columns: String)] = [
         (
@@ -22,11 +22,12 @@ extension FailscopeStore {
                 + "error_count, skipped_count, expected_failure_count, failing_test_count"
         ),
         ("tests", "id, project, suite, name, arguments, first_seen_at, key"),
+        ("failure_signatures", "id, message, location"),
         (
             "results",
             "id, run_id, result_key, test_id, project, branch, commit_sha, device, reported_device, page, "
                 + "call_site_file, call_site_line, attempt, status, skip_reason, started_at, ran_at, duration, "
-                + "system_out, system_err"
+                + "system_out, system_err, failure_signature"
         ),
         (
             "failures",

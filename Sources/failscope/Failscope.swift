@@ -14,6 +14,7 @@ enum Failscope {
         SummaryCommand.self,
         FlakyCommand.self,
         QuarantineCommand.self,
+        SlowestCommand.self,
         VersionCommand.self,
     ]
 

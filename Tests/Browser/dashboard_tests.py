@@ -19,6 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 import seed
+import seed_errors
 from browser import alert_text, chromium, next_frames, save_full_page, wait_for_view, wait_until
 
 BASE = os.environ['FAILSCOPE_TEST_URL'].rstrip('/')
@@ -649,7 +650,8 @@ def every_view_fits_a_1366_pixel_laptop_screen(ctx):
              ('#/results/%d' % flaky_result['id'], 'result'),
              ('#/tests/' + flaky_result['testId'], 'test'), ('#/pages', 'pages'), ('#/pages?sort=failures', 'pages'),
              ('#/pages/LoginPage', 'page'), ('#/pages/%28no%20page%29?suite=ParserTests', 'page'),
-             ('#/runs/cmp-feature/compare', 'compare')]
+             ('#/runs/cmp-feature/compare', 'compare'), ('#/runs/err-feature', 'run'),
+             ('#/errors?project=errors', 'errors'), ('#/durations?project=compare', 'durations')]
     original = ctx.driver.get_window_size()
     ctx.driver.set_window_size(*LAPTOP)
     try:
@@ -987,6 +989,57 @@ def dashboard_is_served_with_a_strict_content_security_policy(ctx):
                 check(forbidden not in text, '%s uses %s' % (name, forbidden))
 
 
+@test
+def a_runs_new_errors_and_one_broken_screen_read_as_one_problem(ctx):
+    equal(ctx.open('#/runs/err-feature', 'run'), 'ready', 'the run view')
+    wait_until(lambda: ctx.js("return document.querySelector('.run-errors').dataset.state") == 'ready',
+               message='the errors card')
+    card = ctx.js("""const card = document.querySelector('.run-errors');
+        return {hidden: card.hidden, before: card.compareDocumentPosition(document.querySelector('.toolbar')) === 4,
+          newErrors: [...card.querySelectorAll('.new-error .error-message')].map(e => e.textContent),
+          groups: [...card.querySelectorAll('.failure-group')].map(g => [g.dataset.kind, g.querySelectorAll('.group-members li').length]),
+          verdicts: [...card.querySelectorAll('.verdict-counts .badge')].map(b => b.textContent),
+          bold: card.querySelectorAll('b, script, img:not(.thumb)').length};""")
+    equal(card['hidden'], False, 'the card is shown')
+    equal(card['before'], True, 'above the results')
+    # The timeout was seen on main (testB) but never on this branch: both errors are new here.
+    equal(len(card['newErrors']), 2, 'two new errors')
+    check('Timed out after <n> s waiting for "…"' in card['newErrors'], 'the timeout without its values')
+    check(any('<b>bold</b>' in m for m in card['newErrors']), 'the hostile message as text')
+    equal(card['bold'], 0, 'no element from test text')
+    equal(card['groups'], [['signature', 3], ['screenshot', 3]], 'three failures on one screen: one problem')
+    # testA passed on main: a regression; testB failed there too; testC and testD are new.
+    equal(card['verdicts'], ['1 regression', '3 new'], 'the verdicts')
+    assert_nothing_ran(ctx)
+    ctx.shot('30-run-errors.png')
+
+
+@test
+def errors_view_ranks_unique_errors(ctx):
+    equal(ctx.open('#/errors?project=errors', 'errors'), 'ready', 'the errors view')
+    rows = ctx.js("""return [...document.querySelectorAll('.errors-table tbody tr')].map(r =>
+        [...r.querySelectorAll('td')].map(td => td.textContent));""")
+    equal(len(rows), 2, 'two unique errors')
+    check(rows[0][0].startswith('Timed out after <n> s waiting for "…"'), 'the timeout first')
+    equal(rows[0][1:4], ['3', '2', '4'], 'tests, runs, failures')
+    check(rows[0][4].startswith('err-main'), 'first seen on main')
+    check(rows[0][5].startswith('err-feature'), 'last seen on the feature branch')
+    equal(ctx.js("return document.querySelectorAll('.errors-table b, .errors-table script').length"), 0, 'text only')
+    assert_nothing_ran(ctx)
+    ctx.shot('31-errors.png')
+
+
+@test
+def durations_view_lists_the_slowest_tests_and_draws_a_trend(ctx):
+    equal(ctx.open('#/durations?project=compare', 'durations'), 'ready', 'the durations view')
+    names = ctx.js("return [...document.querySelectorAll('.slowest-table tbody tr td:first-child')].map(td => td.textContent)")
+    equal(names[0], 'CartTests · testSlow', 'the slowest test first (3 s on the feature run)')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.slowest-table tbody tr:first-child a').click()
+    wait_until(lambda: ctx.js("return document.querySelector('.trend-table') !== null"), message='the trend')
+    equal(ctx.js("return document.querySelectorAll('.trend-table tbody tr').length") >= 1, True, 'a day of percentiles')
+    assert_nothing_ran(ctx)
+
+
 # MARK: Runner
 
 
@@ -1120,6 +1173,7 @@ def seed_api_runs(api):
     seed.seed_quarantine(api)
     png = seed.small_png()
     sha = api.put_png(png)
+    seed_errors.seed_error_runs(api, screenshot=(sha, len(png), 393, 852))
     seed.seed_large_run(api, LARGE_RUN, LARGE_COUNT, screenshot=(sha, len(png), 393, 852))
 
 

@@ -180,6 +180,40 @@ final class APIContractTests: XCTestCase {
         for target in ["/api/v1/runs/contract-1/compare?base=none", "/api/v1/runs/contract-1/compare?base=a&base=b"] {
             try assertDocumented(await service.send(.GET, target), .GET, "/api/v1/runs/{runId}/compare", &checker)
         }
+        let runErrors = try assertDocumented(
+            await service.send(.GET, "/api/v1/runs/contract-1/errors"), .GET, "/api/v1/runs/{runId}/errors", &checker
+        ).decode(RunErrors.self)
+        XCTAssertEqual(runErrors.baseRunId, "contract-0")
+        // testRetried failed and passed on c1; testBroken's same error was seen in contract-0, where it failed too.
+        XCTAssertEqual(runErrors.failures.map(\.result.name), ["testRetried", "testBroken"])
+        XCTAssertEqual(runErrors.failures.map(\.verdict), [.likelyFlaky, .known])
+        XCTAssertEqual(runErrors.bySignature.map(\.resultIds.count), [2])
+        try assertDocumented(await service.send(.GET, "/api/v1/runs/none/errors"), .GET, "/api/v1/runs/{runId}/errors", &checker)
+        let errors = try assertDocumented(
+            await service.send(.GET, "/api/v1/errors?project=Shop&days=7"), .GET, "/api/v1/errors", &checker
+        ).decode(ErrorList.self)
+        XCTAssertEqual(errors.errors.map { [$0.tests, $0.runs, $0.failures] }, [[2, 2, 4]])
+        XCTAssertEqual(errors.errors.first?.devices, ["iPad", "iPhone 15"])
+        try assertDocumented(await service.send(.GET, "/api/v1/errors?days=7"), .GET, "/api/v1/errors", &checker)
+        let durations = try assertDocumented(
+            await service.send(.GET, "/api/v1/durations?project=Shop&days=7"), .GET, "/api/v1/durations", &checker
+        ).decode(DurationReport.self)
+        XCTAssertEqual(durations.slowest.map(\.test.name), ["testRetried"])
+        XCTAssertEqual(durations.slowest.map(\.p95), [0.5])
+        let slowTest = try XCTUnwrap(durations.slowest.first?.test)
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/tests/\(slowTest.id)/durations?days=7"), .GET,
+            "/api/v1/tests/{testId}/durations", &checker)
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/tests/\(String(repeating: "0", count: 32))/durations"), .GET,
+            "/api/v1/tests/{testId}/durations", &checker)
+        try assertDocumented(await service.send(.GET, "/api/v1/durations"), .GET, "/api/v1/durations", &checker)
+        // Two runs make no regression (10 results on each side): its schema is checked on a value.
+        assertConforms(
+            try encoder.encode(
+                DurationReport(
+                    since: now, slowest: [], regressions: [.init(test: slowTest, previousP50: 0.5, recentP50: 0.9)])),
+            to: .object(["$ref": .string("#/components/schemas/DurationReport")]), "DurationReport", &checker)
         try assertDocumented(
             await service.send(.GET, "/api/v1/pages?project=Shop&days=7"), .GET, "/api/v1/pages", &checker)
         let flaky = try assertDocumented(

@@ -42,9 +42,12 @@ final class CommandLineTests: XCTestCase {
         let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
         let first = try run(["migrate", "--database", url])
         XCTAssertEqual(first.status, 0, first.error)
-        XCTAssertEqual(first.output, "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n")
         XCTAssertEqual(
-            try run(["migrate", "--database", url]).output, "Database is up to date (0004_webhooks).\n")
+            first.output,
+            "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n"
+                + "Applied 0005_failure_signatures\nApplied 0006_passed_durations\n")
+        XCTAssertEqual(
+            try run(["migrate", "--database", url]).output, "Database is up to date (0006_passed_durations).\n")
 
         let secret = "postgres://failscope:s3cret@127.0.0.1:5432/failscope"
         let refused = try run(["migrate", "--database", secret])
@@ -81,9 +84,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             first.output,
             "Created a new database at \(data.appendingPathComponent(FailscopeStore.databaseFileName).path)\n"
-                + "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n")
+                + "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n"
+                + "Applied 0005_failure_signatures\nApplied 0006_passed_durations\n")
         XCTAssertEqual(
-            try run(["migrate", "--data", data.path]).output, "Database is up to date (0004_webhooks).\n")
+            try run(["migrate", "--data", data.path]).output, "Database is up to date (0006_passed_durations).\n")
 
         let store = try FailscopeStore(directory: data)
         var old = sampleRun(id: "old", branch: "x\u{1B}[31m")
@@ -112,6 +116,33 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try run(["gc", "--data", data.path]).status, 64)
         XCTAssertEqual(try run(["gc", "--keep-days", "0", "--data", data.path]).status, 64)
         XCTAssertEqual(try run(["runs", "--status", "green", "--data", data.path]).status, 64)
+    }
+
+    /// `failscope slowest --data`: the slowest tests by p95 and a p50 regression, as a table and as the API's JSON.
+    func testSlowestOnADataFolder() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let store = try FailscopeStore(directory: data)
+        for index in 0..<20 {
+            try store.putRun(
+                Run(id: "d\(index)", project: "Shop", branch: "main", startedAt: Date().addingTimeInterval(Double(index - 30) * 60)))
+            try store.addResults(
+                ResultBatch(results: [
+                    TestResult(suite: "CartTests", name: "testCheckout", status: .passed, duration: index < 10 ? 1 : 2),
+                    TestResult(suite: "CartTests", name: "testAdd", status: .passed, duration: 0.25),
+                ]), toRun: "d\(index)")
+        }
+        store.close()
+        let table = try run(["slowest", "--project", "Shop", "--data", data.path])
+        XCTAssertEqual(table.status, 0, table.error)
+        let lines = table.output.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("CartTests.testCheckout") && $0.contains(" 1.00 ") && $0.contains(" 2.00 ") }, table.output)
+        XCTAssertTrue(lines.contains { $0.contains("CartTests.testCheckout") && $0.hasSuffix("1.00 s → 2.00 s") }, table.output)
+        let json = try run(["slowest", "--project", "Shop", "--data", data.path, "--json"])
+        let report = try WireCoding.decoder().decode(DurationReport.self, from: Data(json.output.utf8))
+        XCTAssertEqual(report.slowest.map(\.test.name), ["testCheckout", "testAdd"])
+        XCTAssertEqual(report.regressions.map(\.recentP50), [2])
+        XCTAssertEqual(try run(["slowest", "--data", data.path]).status, 64, "--project is required")
     }
 
     /// Bidi controls and invisible characters in test-controlled text are shown as `<U+…>` in `runs` and

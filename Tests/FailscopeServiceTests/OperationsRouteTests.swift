@@ -67,6 +67,8 @@ final class OperationsRouteTests: XCTestCase {
             "/api/v1/quarantine/{entryId}": ["get", "put"], "/api/v1/quarantine/{entryId}/lift": ["post"],
             "/api/v1/webhooks": ["get", "post"], "/api/v1/webhooks/{webhookId}": ["delete"],
             "/api/v1/webhooks/{webhookId}/deliveries": ["get"],
+            "/api/v1/errors": ["get"], "/api/v1/runs/{runId}/errors": ["get"],
+            "/api/v1/durations": ["get"], "/api/v1/tests/{testId}/durations": ["get"],
             "/artifacts/{sha256}.png": ["get"], "/artifacts/{sha256}.json": ["get"],
         ]
         XCTAssertEqual(Set(paths.keys), Set(expected.keys))

@@ -113,6 +113,12 @@ export const api = {
   pages: (query, options) => getJSON('/api/v1/pages' + queryString(query), options),
   flaky: (query, options) => getJSON('/api/v1/flaky' + queryString(query), options),
   quarantine: (query, options) => getJSON('/api/v1/quarantine' + queryString(query), options),
+  errors: (query, options) => getJSON('/api/v1/errors' + queryString(query), options),
+  runErrors: (runId, query, options) =>
+    getJSON('/api/v1/runs/' + encodeURIComponent(runId) + '/errors' + queryString(query), options),
+  durations: (query, options) => getJSON('/api/v1/durations' + queryString(query), options),
+  durationTrend: (testId, query, options) =>
+    getJSON('/api/v1/tests/' + encodeURIComponent(testId) + '/durations' + queryString(query), options),
 };
 
 export function queryString(query) {

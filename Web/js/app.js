@@ -6,6 +6,8 @@
 //   #/tests/{testId}                   a test's history
 //   #/pages?days=  #/pages/{page}      pages ranked by failures and flaky tests; a page's flaky tests
 //   #/quarantine?project=&state=       quarantined tests, their audit logs, the commands that lift them
+//   #/errors?project=&branch=&days=    unique errors ranked by affected tests and runs
+//   #/durations?project=&branch=&days= slowest tests, duration regressions, a test's p50/p95 trend
 import { replaceChildren } from './dom.js';
 import { errorState, loadingState } from './ui.js';
 import { renderRuns } from './views/runs.js';
@@ -15,6 +17,8 @@ import { renderResult } from './views/result.js';
 import { renderTest } from './views/test.js';
 import { renderPages, renderPage } from './views/pages.js';
 import { renderQuarantine } from './views/quarantine.js';
+import { renderErrors } from './views/errors.js';
+import { renderDurations } from './views/durations.js';
 
 const ROUTES = [
   [/^\/?$/, 'runs', renderRuns],
@@ -26,6 +30,8 @@ const ROUTES = [
   [/^\/pages\/?$/, 'pages', renderPages],
   [/^\/pages\/([^/]+)\/?$/, 'page', renderPage],
   [/^\/quarantine\/?$/, 'quarantine', renderQuarantine],
+  [/^\/errors\/?$/, 'errors', renderErrors],
+  [/^\/durations\/?$/, 'durations', renderDurations],
 ];
 
 const root = document.getElementById('view');

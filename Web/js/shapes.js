@@ -86,6 +86,40 @@
  * @property {{result: ResultSummary, baseDuration: number, duration: number}[]} durationChanges  seconds;
  *   tests that passed in both, largest change first, at most 10, only changes of ≥ 0.1 s and ≥ 20 %
  *
+ * @typedef {object} FailureSignature  a failure's message without its variable parts, and where (docs/errors.md)
+ * @property {string} id  32 hex digits
+ * @property {string} message
+ * @property {string} [location]  `File.swift:42`
+ *
+ * @typedef {'likely_flaky'|'regression'|'new'|'known'} FailureVerdict  docs/flaky.md, "A verdict per failure"
+ *
+ * @typedef {object} RunErrors  GET /api/v1/runs/{runId}/errors?baseBranch=|baseCommit=
+ *   a run's failed and errored results (every attempt, run order) read as problems
+ * @property {string} runId
+ * @property {string} [baseRunId]  the run regressions are judged against
+ * @property {FailureSignature[]} signatures  every signature of the failures, by first appearance
+ * @property {string[]} newErrors  ids of signatures no earlier run on the run's branch failed with
+ * @property {{result: ResultSummary, signatureId?: string, verdict: FailureVerdict}[]} failures
+ * @property {{key: string, resultIds: number[]}[]} bySignature  key: a signature id; groups of ≥ 2, largest first
+ * @property {{key: string, resultIds: number[]}[]} byScreenshot  key: a screenshot's SHA-256; likewise
+ *
+ * @typedef {object} ErrorList  GET /api/v1/errors?project=&branch=&days=&limit=  ranked by tests, runs, failures
+ * @property {string} since  ISO 8601, 00:00 UTC of the window's first day
+ * @property {{signature: FailureSignature, tests: number, runs: number, failures: number,
+ *   firstSeen: {runId: string, commit?: string, at: string}, lastSeen: {runId: string, commit?: string, at: string},
+ *   pages: string[], devices: string[]}[]} errors
+ *
+ * @typedef {object} DurationReport  GET /api/v1/durations?project=&branch=&days=&limit=  (docs/durations.md)
+ *   seconds of passing results; p50/p95 by nearest rank, computed by the service
+ * @property {string} since  ISO 8601
+ * @property {{test: TestHistory["test"], results: number, p50: number, p95: number}[]} slowest  by p95, slowest first
+ * @property {{test: TestHistory["test"], previousP50: number, recentP50: number}[]} regressions  p50 of the newest 10
+ *   results ≥ 1.2 × and ≥ 0.1 s above the p50 of the 10 before; largest change first
+ *
+ * @typedef {object} DurationTrend  GET /api/v1/tests/{testId}/durations?branch=&days=
+ * @property {TestHistory["test"]} test
+ * @property {{day: string, results: number, p50: number, p95: number}[]} days  UTC days with a passing result, oldest first
+ *
  * @typedef {object} Failure  an assertion failure or a thrown error (isError)
  * @property {string} message
  * @property {SourceLocation} [location]  the failure location: where XCTest recorded the failure

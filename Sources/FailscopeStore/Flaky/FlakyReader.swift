@@ -67,7 +67,7 @@ public final class FlakyReader {
     }
 
     /// Runs `body` in one read-only snapshot.
-    private func reading<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+    func reading<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         switch connection {
         case .sqlite(let db): try SQLiteError.translating { try db.transaction(.deferred) { try body(db) } }
         case .postgres(let pool): try pool.transaction(.snapshot) { try body($0) }

@@ -9,6 +9,7 @@ import { STATUS_LABEL, count, dateTime, duration, fileLine, isFailing, passRate,
 import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
 import { NO_PAGE } from '../shapes.js';
 import { quarantinedBadge } from '../quarantine.js';
+import { runErrorsCard } from './run-errors.js';
 
 const FAILURE_PAGE = 60;
 const ROW_PAGE = 200;
@@ -106,7 +107,7 @@ export async function renderRun(context) {
   search.addEventListener('input', debounce(() => { state.q = search.value.trim(); state.failureBudget = FAILURE_PAGE; update(); }, 150));
   search.addEventListener('keydown', (event) => { if (event.key === 'Escape') { search.value = ''; state.q = ''; update(); } });
 
-  replaceChildren(root, header, summary, toolbar, body);
+  replaceChildren(root, header, summary, runErrorsCard(run.id, signal), toolbar, body);
   if (!run.finishedAt) followLiveRun(context, detail.summary, state);
   if (!counts.total) {
     replaceChildren(body, emptyState('No results in this run yet', run.finishedAt ? 'The run finished without any results.' : 'Results appear as the run uploads them.'));

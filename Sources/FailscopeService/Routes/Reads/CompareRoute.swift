@@ -35,16 +35,30 @@ struct CompareRoute: Sendable {
             }
             base = detail
         } else {
-            let candidates = try ServiceError.wrapping(fromQuery: true) {
-                try store.runs(
-                    .init(project: run.summary.run.project, branch: baseBranch ?? "main", limit: Self.candidateLimit))
-            }
-            if let chosen = RunComparison.defaultBase(
-                of: runID, among: candidates.runs, preferringCommit: baseCommit, device: run.summary.run.device)
-            {
-                base = try store.runDetail(chosen.run.id)
-            }
+            base = try Self.defaultBase(of: run, store: store, branch: baseBranch, commit: baseCommit)
         }
         return try APIResponse.json(RunComparison(run: run, base: base))
+    }
+
+    /// The default base of `run` (`RunComparison.defaultBase`) among the newest runs of its project on `branch`
+    /// (default `main`), preferring the run of `commit`; `nil` when there is none.
+    static func defaultBase(of run: RunDetail, store: FailscopeStore, branch: String?, commit: String?) throws
+        -> RunDetail?
+    {
+        guard let chosen = try defaultBaseSummary(of: run, store: store, branch: branch, commit: commit) else {
+            return nil
+        }
+        return try store.runDetail(chosen.run.id)
+    }
+
+    /// The summary of `defaultBase(of:store:branch:commit:)`'s run.
+    static func defaultBaseSummary(of run: RunDetail, store: FailscopeStore, branch: String?, commit: String?) throws
+        -> RunSummary?
+    {
+        let candidates = try ServiceError.wrapping(fromQuery: true) {
+            try store.runs(.init(project: run.summary.run.project, branch: branch ?? "main", limit: candidateLimit))
+        }
+        return RunComparison.defaultBase(
+            of: run.summary.run.id, among: candidates.runs, preferringCommit: commit, device: run.summary.run.device)
     }
 }
