@@ -28,14 +28,8 @@ enum FlakyCommand: Command {
     static let device = Option<String>("device", value: "d", help: "Only results on this device.")
     static let pages = Option<Bool>.flag("pages", help: "List pages ranked by flaky failures instead of tests.")
     static let json = Option<Bool>.flag("json", help: "Print the API's JSON instead of a table.")
-    static let url = SharedOptions.url.help("Ask this Failscope service.")
-    static let data = SharedOptions.data.help("Read this data folder directly, read-only.")
-    static let database = SharedOptions.database.help(
-        "With --data: its database, a path, sqlite:PATH or postgres://… (a URI without a password).")
-    static let options: [any OptionDeclaration] = [
-        page, suite, project, branch, allBranches, days, device, pages, json, url, SharedOptions.readToken, data,
-        database,
-    ]
+    static let options: [any OptionDeclaration] =
+        [page, suite, project, branch, allBranches, days, device, pages, json] + ReadSource.options
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         var query = FailscopeStore.FlakyQuery()
@@ -51,12 +45,7 @@ enum FlakyCommand: Command {
         query.device = try arguments.value(Self.device).flatMap(nonEmpty)
         let listPages = arguments.flag(pages)
         let json = arguments.flag(Self.json)
-        let fromData = arguments.isGiven(data)
-        if fromData && arguments.isGiven(url) { throw UsageError("--url and --data exclude each other") }
-        let url = try fromData ? nil : arguments.value(Self.url)  // --data reads the folder whatever FAILSCOPE_URL says
-        let token = try arguments.value(SharedOptions.readToken)
-        let directory = try arguments.dataDirectory()
-        let database = try arguments.value(Self.database)
+        let source = try arguments.readSource()
         // The one rule of the filters that the store leaves to its callers; --pages takes no suite either.
         if let problem = FlakyReport.filterProblem(page: query.page, suite: query.suite) {
             throw UsageError(problem)
@@ -64,8 +53,8 @@ enum FlakyCommand: Command {
 
         let encoder = WireCoding.encoder()
         encoder.outputFormatting.insert(.prettyPrinted)
-        if let url {
-            let client = APIClient(baseURL: url, token: token)
+        switch source {
+        case .service(let client):
             var parameters = ["days": String(query.days)]
             for (key, value) in [
                 ("page", query.page), ("suite", query.suite), ("project", query.project), ("branch", query.branch),
@@ -88,26 +77,28 @@ enum FlakyCommand: Command {
             } catch let error as APIClientError {
                 throw CommandError(RunsCommand.clean("\(error)"))  // it quotes the service: untrusted text
             }
-            return 0
-        }
-        let reader: FlakyReader
-        do {
-            reader = try FlakyReader(directory: directory, database: database)
-        } catch {
-            throw CommandError(store: error)
-        }
-        do {
-            if listPages {
-                let list = try reader.flakyPages(query)
-                print(json ? String(decoding: try encoder.encode(list), as: UTF8.self) : FlakyTable.pages(list, query))
-            } else {
-                let report = try reader.flakyTests(query)
-                print(json ? String(decoding: try encoder.encode(report), as: UTF8.self) : FlakyTable.tests(report))
+        case .store(let directory, let database):
+            let reader: FlakyReader
+            do {
+                reader = try FlakyReader(directory: directory, database: database)
+            } catch {
+                throw CommandError(store: error)
             }
-        } catch .invalid(let message) as StoreError {
-            throw UsageError(RunsCommand.clean(message))  // a filter the store refuses, as the API does
-        } catch {
-            throw CommandError(store: error)
+            do {
+                if listPages {
+                    let list = try reader.flakyPages(query)
+                    print(
+                        json ? String(decoding: try encoder.encode(list), as: UTF8.self) : FlakyTable.pages(list, query)
+                    )
+                } else {
+                    let report = try reader.flakyTests(query)
+                    print(json ? String(decoding: try encoder.encode(report), as: UTF8.self) : FlakyTable.tests(report))
+                }
+            } catch .invalid(let message) as StoreError {
+                throw UsageError(RunsCommand.clean(message))  // a filter the store refuses, as the API does
+            } catch {
+                throw CommandError(store: error)
+            }
         }
         return 0
     }

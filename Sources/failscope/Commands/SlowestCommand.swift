@@ -21,13 +21,7 @@ enum SlowestCommand: Command {
         "days", in: 1...365, help: "Window of whole UTC days ending today.", default: 14)
     static let limit = Option<Int>.integer("limit", in: 1...200, help: "Rows per list.", default: 20)
     static let json = Option<Bool>.flag("json", help: "Print the API's JSON instead of a table.")
-    static let url = SharedOptions.url.help("Ask this Failscope service.")
-    static let data = SharedOptions.data.help("Read this data folder directly, read-only.")
-    static let database = SharedOptions.database.help(
-        "With --data: its database, a path, sqlite:PATH or postgres://… (a URI without a password).")
-    static let options: [any OptionDeclaration] = [
-        project, branch, days, limit, json, url, SharedOptions.readToken, data, database,
-    ]
+    static let options: [any OptionDeclaration] = [project, branch, days, limit, json] + ReadSource.options
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         let project = try arguments.required(Self.project)
@@ -37,23 +31,17 @@ enum SlowestCommand: Command {
         query.days = try arguments.required(Self.days)
         query.limit = try arguments.required(Self.limit)
         let json = arguments.flag(Self.json)
-        let fromData = arguments.isGiven(data)
-        if fromData && arguments.isGiven(url) { throw UsageError("--url and --data exclude each other") }
-        let url = try fromData ? nil : arguments.value(Self.url)  // --data reads the folder whatever FAILSCOPE_URL says
-        let token = try arguments.value(SharedOptions.readToken)
-        let directory = try arguments.dataDirectory()
-        let database = try arguments.value(Self.database)
         let report: DurationReport
-        if let url {
+        switch try arguments.readSource() {
+        case .service(let client):
             var parameters = ["project": project, "days": String(query.days), "limit": String(query.limit)]
             if let branch = query.branch { parameters["branch"] = branch }
             do {
-                report = try await APIClient(baseURL: url, token: token).get(
-                    DurationReport.self, "api/v1/durations", query: parameters)
+                report = try await client.get(DurationReport.self, "api/v1/durations", query: parameters)
             } catch let error as APIClientError {
                 throw CommandError(RunsCommand.clean("\(error)"))  // it quotes the service: untrusted text
             }
-        } else {
+        case .store(let directory, let database):
             do {
                 report = try FlakyReader(directory: directory, database: database).durations(query)
             } catch let error as StoreError {
@@ -88,7 +76,10 @@ enum SlowestCommand: Command {
                     + FlakyTable.cell(String(test.results), 8, right: true))
         }
         lines.append("")
-        lines.append("Slower than before (p50 of the newest \(DurationReport.recentResults) against the \(DurationReport.recentResults) before): \(report.regressions.count)")
+        let recent = DurationReport.recentResults
+        lines.append(
+            "Slower than before (p50 of the newest \(recent) against the \(recent) before): "
+                + "\(report.regressions.count)")
         for regression in report.regressions {
             lines.append(
                 "  " + FlakyTable.cell(name(regression.test), 56) + " " + seconds(regression.previousP50) + " s → "
