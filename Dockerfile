@@ -8,6 +8,7 @@ FROM swift:6.0-bookworm AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev libpq-dev \
+        libcurl4-openssl-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./

@@ -4,7 +4,8 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 PREFIX      ?= /usr/local
 CONFIG      ?= release
 DEB_PACKAGES = libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev \
-               fonts-dejavu-core fontconfig pngcheck libjs-chart.js sqlite3 curl libpq-dev postgresql
+               fonts-dejavu-core fontconfig pngcheck libjs-chart.js sqlite3 curl libpq-dev postgresql \
+               libcurl4-openssl-dev
 
 .PHONY: all build release install test test-deps lint lint-page-objects check-adoption schemathesis bench demo deps \
         format clean
@@ -38,13 +39,15 @@ install:
 
 ## test: every test (unit, UI suite, service, reporter end to end, browser); the command CI runs.
 ## The store's PostgreSQL tests run against a throwaway server (scripts/with-postgres.sh), or against
-## FAILSCOPE_TEST_POSTGRES_URL when it is set.
+## FAILSCOPE_TEST_POSTGRES_URL when it is set; the object storage tests against a throwaway SeaweedFS S3
+## gateway (scripts/with-s3.sh), or against FAILSCOPE_TEST_S3_URL and the AWS_* variables.
 test: test-deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	FAILSCOPE_DISABLED=1 scripts/with-postgres.sh $(SWIFT) test --skip-build
+	FAILSCOPE_DISABLED=1 scripts/with-postgres.sh scripts/with-s3.sh $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory lint-page-objects
 	@scripts/check-adoption.sh
 	@python3 scripts/check-dockerfile.py .build/debug/failscope
+	@python3 scripts/check-compose.py .build/debug/failscope
 	@BROWSER_TESTS_SKIP_BUILD=1 scripts/browser-tests.sh
 	@FAILSCOPE_BIN=.build/debug/failscope scripts/schemathesis.sh
 

@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The simulated screen, its renderer and the page-object base.
         .target(name: "SimulatedUI"),
@@ -77,19 +78,23 @@ let package = Package(
                 "FailscopeModel", "CSQLite", "CLibPQ", "PNGCodec", "SQLiteMigrations", "PostgresMigrations",
             ]
         ),
+        // Artifacts in S3-compatible object storage (the only importer of CCurl: libcurl signs the requests).
+        .target(name: "FailscopeObjectStore", dependencies: ["FailscopeStore", "FailscopeModel", "CCurl"]),
         // Each engine's SQL, embedded in the binary (Migrations/README.md).
         .target(
             name: "SQLiteMigrations", path: "Migrations/sqlite",
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
-                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("flaky_summaries.sql"),
+                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
+                .embedInCode("flaky_summaries.sql"),
             ]
         ),
         .target(
             name: "PostgresMigrations", path: "Migrations/postgres",
             resources: [
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
-                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("flaky_summaries.sql"),
+                .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
+                .embedInCode("flaky_summaries.sql"),
             ]
         ),
         // The HTTP transport (libmicrohttpd: connections, limits, deadlines, shutdown), answering with any Responder.
@@ -125,7 +130,8 @@ let package = Package(
         .executableTarget(
             name: "failscope",
             dependencies: [
-                "FailscopeService", "FailscopeStore", "FailscopeImport", "FailscopeClient", "FailscopeModel",
+                "FailscopeService", "FailscopeStore", "FailscopeObjectStore", "FailscopeImport", "FailscopeClient",
+                "FailscopeModel",
             ]
         ),
 
@@ -146,6 +152,13 @@ let package = Package(
             dependencies: ["FailscopeImport", "FailscopeModel", "FailscopeClient", "FailscopeTesting"]),
         .testTarget(
             name: "FailscopeStoreTests", dependencies: ["FailscopeStore", "FailscopeModel", "FailscopeTesting"]),
+        .testTarget(
+            name: "FailscopeObjectStoreTests",
+            dependencies: [
+                "FailscopeObjectStore", "FailscopeStore", "FailscopeService", "FailscopeModel", "FailscopeTesting",
+                "HTTPRouting",
+            ]
+        ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPRouting", "FailscopeTesting"]),
         .testTarget(name: "HTTPRoutingTests", dependencies: ["HTTPRouting", "HTTPServer"]),
         .testTarget(

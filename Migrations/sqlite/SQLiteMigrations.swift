@@ -6,6 +6,7 @@ public enum SQLiteMigrations {
         ("0001_baseline", text(PackageResources._001_baseline_sql)),
         ("0002_quarantine", text(PackageResources._002_quarantine_sql)),
         ("0003_trail_step_trace", text(PackageResources._003_trail_step_trace_sql)),
+        ("0004_webhooks", text(PackageResources._004_webhooks_sql)),
     ]
 
     /// `flaky_summaries.sql`: the statements that compute every flaky summary table from `results`,

@@ -20,7 +20,8 @@ public enum SHA256 {
         text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    private static func hexString(_ bytes: [UInt8]) -> String {
+    /// `bytes` as lowercase hexadecimal, two characters a byte.
+    static func hexString(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)

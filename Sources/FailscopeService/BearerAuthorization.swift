@@ -16,9 +16,9 @@ struct BearerAuthorization: Sendable {
         self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
     }
 
-    /// The role of the request's token for a quarantine change: `admin` for the admin token, `upload` for an upload
-    /// token. Throws 401 for any other token or none.
-    func requireQuarantineWrite(_ request: Request) throws -> QuarantineEntry.Change.Role {
+    /// The role of the request's token for an administrative request (a quarantine change, the webhooks): `admin` for
+    /// the admin token, `upload` for an upload token. Throws 401 for any other token or none.
+    func requireAdministration(_ request: Request) throws -> QuarantineEntry.Change.Role {
         guard !uploadTokens.isEmpty || adminToken != nil else {
             throw ServiceError(
                 .unauthorized, code: "writes_disabled",

@@ -21,6 +21,8 @@ public struct FailscopeApplication: Sendable {
     public let router: Router
     public let store: FailscopeStore
     public let metrics: ServiceMetrics
+    /// The webhook delivery worker; the finish routes feed it, ``FailscopeServer`` starts and stops it.
+    public let webhooks: WebhookDispatcher
 
     /// Builds the router over `store` with `configuration`.
     public static func build(_ configuration: ServiceConfiguration, store: FailscopeStore) -> FailscopeApplication {
@@ -37,7 +39,9 @@ public struct FailscopeApplication: Sendable {
         router.get("/metrics", operations.metricsText)
         router.get("/api/v1/openapi.json", operations.openAPI)
 
-        let ingest = IngestRoutes(store: store, metrics: metrics)
+        let webhooks = WebhookDispatcher(
+            store: store, settings: configuration.webhooks, metrics: metrics, log: configuration.webhookLog)
+        let ingest = IngestRoutes(store: store, metrics: metrics, webhooks: webhooks)
         let artifacts = ArtifactRoutes(store: store, metrics: metrics)
         router.group({ try authorization.requireUpload($0) }) { uploads in
             uploads.put("/api/v1/runs/{runId}", maxBodyBytes: configuration.maxRunBodyBytes, ingest.putRun)
@@ -45,6 +49,16 @@ public struct FailscopeApplication: Sendable {
                 "/api/v1/runs/{runId}/results", maxBodyBytes: configuration.maxBatchBodyBytes, ingest.postResults)
             uploads.post("/api/v1/runs/{runId}/finish", maxBodyBytes: configuration.maxRunBodyBytes, ingest.finishRun)
             uploads.put("/api/v1/artifacts/{sha256}", maxBodyBytes: configuration.maxArtifactBytes, artifacts.put)
+        }
+
+        // Webhooks name receivers whose URLs may carry credentials (Slack's do): reading them needs the admin or an
+        // upload token too.
+        let webhookRoutes = WebhookRoutes(store: store)
+        router.group({ _ = try authorization.requireAdministration($0) }) { admins in
+            admins.get("/api/v1/webhooks", webhookRoutes.list)
+            admins.post("/api/v1/webhooks", maxBodyBytes: configuration.maxRunBodyBytes, webhookRoutes.create)
+            admins.delete("/api/v1/webhooks/{webhookId}", webhookRoutes.delete)
+            admins.get("/api/v1/webhooks/{webhookId}/deliveries", webhookRoutes.deliveries)
         }
 
         let reads = ReadRoutes(store: store)
@@ -62,7 +76,7 @@ public struct FailscopeApplication: Sendable {
         }
 
         let quarantine = QuarantineRoutes(store: store, authorization: authorization)
-        router.group({ _ = try authorization.requireQuarantineWrite($0) }) { writers in
+        router.group({ _ = try authorization.requireAdministration($0) }) { writers in
             writers.post("/api/v1/quarantine", maxBodyBytes: QuarantineRoutes.maxBodyBytes, quarantine.add)
             writers.put("/api/v1/quarantine/{entryId}", maxBodyBytes: QuarantineRoutes.maxBodyBytes, quarantine.edit)
             writers.post(
@@ -86,6 +100,6 @@ public struct FailscopeApplication: Sendable {
                 .text("Failscope service is running. No dashboard (Web/) was found; the API is under /api/v1.\n")
             }
         }
-        return FailscopeApplication(router: router, store: store, metrics: metrics)
+        return FailscopeApplication(router: router, store: store, metrics: metrics, webhooks: webhooks)
     }
 }

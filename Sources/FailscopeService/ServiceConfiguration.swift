@@ -23,11 +23,19 @@ public struct ServiceConfiguration: Sendable {
     /// Bytes of artifact files `GET /artifacts/…` keeps in memory, per kind (hot screenshots are sent from memory
     /// in one `sendmsg` instead of being opened for `sendfile`); 0 serves every request from disk. Default 64 MiB.
     public var artifactMemoryBytes: Int
+    /// Webhooks: configured receivers, the public URL of links, the delivery worker's timing.
+    public var webhooks: WebhookSettings
+    /// Where the webhook worker's problems go (standard error by default); never given a secret or a URL's path.
+    public var webhookLog: @Sendable (String) -> Void
 
     public init(
         uploadTokens: [String] = [], readToken: String? = nil, adminToken: String? = nil, webDirectory: URL? = nil,
         maxRunBodyBytes: Int = 64 << 10, maxBatchBodyBytes: Int = 32 << 20, maxArtifactBytes: Int = 32 << 20,
-        accessLog: any AccessLog = StandardErrorAccessLog(), artifactMemoryBytes: Int = 64 << 20
+        accessLog: any AccessLog = StandardErrorAccessLog(), artifactMemoryBytes: Int = 64 << 20,
+        webhooks: WebhookSettings = WebhookSettings(),
+        webhookLog: @escaping @Sendable (String) -> Void = {
+            FileHandle.standardError.write(Data(("failscope serve: " + $0 + "\n").utf8))
+        }
     ) {
         self.uploadTokens = uploadTokens
         self.readToken = readToken
@@ -38,5 +46,7 @@ public struct ServiceConfiguration: Sendable {
         self.maxArtifactBytes = maxArtifactBytes
         self.accessLog = accessLog
         self.artifactMemoryBytes = artifactMemoryBytes
+        self.webhooks = webhooks
+        self.webhookLog = webhookLog
     }
 }

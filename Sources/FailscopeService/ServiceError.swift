@@ -33,11 +33,31 @@ struct ServiceError: HTTPError {
     /// 400 `invalid_parameter` for a read (`fromQuery`: only its query parameters can be, e.g. a malformed
     /// cursor). A busy or unreachable database is a 503 with `Retry-After`, so clients (the uploader
     /// retries) come back; full storage is a 507 `insufficient_storage`: nothing of the request was stored.
-    static func wrapping<T>(fromQuery: Bool = false, _ body: () throws -> T) throws -> T {
+    /// An artifact storage that does not answer is a 503 `artifact_storage_unavailable` with `Retry-After`; one
+    /// that refuses is the same 503 for a write (nothing was stored; the uploader retries) and a 502
+    /// `artifact_storage_error` for a read (`reading`).
+    static func wrapping<T>(fromQuery: Bool = false, reading: Bool = false, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StoreError {
             throw ServiceError(error, fromQuery: fromQuery)
+        } catch let error as ArtifactStorageError {
+            throw ServiceError(error, reading: reading)
+        }
+    }
+
+    /// The HTTP answer to an artifact storage error (see ``wrapping(fromQuery:reading:_:)``). The message names
+    /// the condition only (the storage's own message may carry its address); /healthz gives the detail.
+    init(_ error: ArtifactStorageError, reading: Bool) {
+        switch error {
+        case .refused where reading:
+            self.init(
+                .badGateway, code: "artifact_storage_error",
+                message: "The artifact storage refused the request; /healthz says why.")
+        case .unavailable, .refused:
+            self.init(
+                .serviceUnavailable, code: "artifact_storage_unavailable",
+                message: "The artifact storage is not answering; retry shortly.", headers: ["Retry-After": "5"])
         }
     }
 

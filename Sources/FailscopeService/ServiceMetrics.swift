@@ -15,6 +15,9 @@ import Synchronization
 /// - `failscope_artifact_bytes`, `failscope_database_bytes`, `failscope_storage_full` (0 or 1),
 ///   `failscope_storage_free_bytes`, `failscope_http_open_connections`: gauges read at scrape time;
 ///   `failscope_http_slow_connections_closed_total`: the transport's count of clients cut off for slowness.
+/// - `failscope_webhook_deliveries_total{outcome}`: webhook deliveries `delivered`, or `failed` after their last
+///   attempt, since start; `failscope_webhook_attempts_failed_total`: failed attempts (retried or not). No label names
+///   a webhook: URLs may carry credentials.
 ///
 /// It is also an `AccessLog`, so the router feeds it one entry per request.
 public final class ServiceMetrics: AccessLog {
@@ -45,6 +48,18 @@ public final class ServiceMetrics: AccessLog {
         var resultsIngested: UInt64 = 0
         var artifactsStored: UInt64 = 0
         var artifactBytesStored: UInt64 = 0
+        var webhooksDelivered: UInt64 = 0
+        var webhooksFailed: UInt64 = 0
+        var webhookAttemptsFailed: UInt64 = 0
+    }
+
+    /// How a webhook delivery attempt ended, for the counters.
+    enum WebhookAttempt {
+        case delivered
+        /// Failed; another attempt will be made.
+        case retried
+        /// Failed, and it was the last attempt.
+        case failed
     }
 
     private let state = Mutex(State())
@@ -83,7 +98,8 @@ public final class ServiceMetrics: AccessLog {
         let route = entry.route.isEmpty ? "unmatched" : entry.route
         let seconds = Double(entry.nanoseconds) / 1e9
         state.withLock { state in
-            state.requests[RequestKey(method: Self.label(entry.method), route: route, status: entry.status), default: 0] +=
+            state.requests[
+                RequestKey(method: Self.label(entry.method), route: route, status: entry.status), default: 0] +=
                 1
             // Updated in place: copying the histogram out and back copied its bucket array on every request.
             state.latency[route, default: Histogram()].record(seconds)
@@ -101,10 +117,24 @@ public final class ServiceMetrics: AccessLog {
         }
     }
 
+    func recordWebhookDelivery(_ attempt: WebhookAttempt) {
+        state.withLock { state in
+            switch attempt {
+            case .delivered: state.webhooksDelivered += 1
+            case .retried: state.webhookAttemptsFailed += 1
+            case .failed:
+                state.webhookAttemptsFailed += 1
+                state.webhooksFailed += 1
+            }
+        }
+    }
+
     /// The exposition text, with the gauges given: `storageFull` (the disk holding the data folder is full and
-    /// writes are answered 507) and `freeStorageBytes` (free bytes there, when known).
+    /// writes are answered 507), `freeStorageBytes` (free bytes there, when known) and `dependenciesUp` (whether
+    /// each dependency, `database` and `artifact_storage`, answered its health check now).
     public func render(
-        artifactBytes: Int, databaseBytes: Int, storageFull: Bool = false, freeStorageBytes: Int? = nil
+        artifactBytes: Int, databaseBytes: Int, storageFull: Bool = false, freeStorageBytes: Int? = nil,
+        dependenciesUp: [(name: String, up: Bool)] = []
     ) -> String {
         let state = state.withLock { $0 }
         var out = ""
@@ -137,6 +167,13 @@ public final class ServiceMetrics: AccessLog {
         out += "# HELP failscope_artifact_bytes_stored_total Bytes of artifacts stored since start.\n"
         out += "# TYPE failscope_artifact_bytes_stored_total counter\n"
         out += "failscope_artifact_bytes_stored_total \(state.artifactBytesStored)\n"
+        out += "# HELP failscope_webhook_deliveries_total Webhook deliveries finished since start, by outcome.\n"
+        out += "# TYPE failscope_webhook_deliveries_total counter\n"
+        out += "failscope_webhook_deliveries_total{outcome=\"delivered\"} \(state.webhooksDelivered)\n"
+        out += "failscope_webhook_deliveries_total{outcome=\"failed\"} \(state.webhooksFailed)\n"
+        out += "# HELP failscope_webhook_attempts_failed_total Failed webhook delivery attempts since start.\n"
+        out += "# TYPE failscope_webhook_attempts_failed_total counter\n"
+        out += "failscope_webhook_attempts_failed_total \(state.webhookAttemptsFailed)\n"
         out += "# HELP failscope_artifact_bytes Bytes of all stored artifacts.\n"
         out += "# TYPE failscope_artifact_bytes gauge\n"
         out += "failscope_artifact_bytes \(artifactBytes)\n"
@@ -148,6 +185,13 @@ public final class ServiceMetrics: AccessLog {
         out += "# HELP failscope_storage_full 1 when the disk holding the data folder is full (uploads get 507).\n"
         out += "# TYPE failscope_storage_full gauge\n"
         out += "failscope_storage_full \(storageFull ? 1 : 0)\n"
+        if !dependenciesUp.isEmpty {
+            out += "# HELP failscope_dependency_up 1 when the dependency answered its health check, else 0.\n"
+            out += "# TYPE failscope_dependency_up gauge\n"
+            for (name, up) in dependenciesUp {
+                out += "failscope_dependency_up{dependency=\"\(Self.escape(name))\"} \(up ? 1 : 0)\n"
+            }
+        }
         if let figures = transport.withLock({ $0 })?() {
             out += "# HELP failscope_http_open_connections Open client connections.\n"
             out += "# TYPE failscope_http_open_connections gauge\n"

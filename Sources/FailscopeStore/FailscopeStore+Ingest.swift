@@ -246,16 +246,18 @@ extension FailscopeStore {
         return summary
     }
 
-    /// Stores verified artifact bytes (file first, then the row); returns what was verified and
-    /// whether this call stored it (`false`: identical bytes were already there).
+    /// Stores verified artifact bytes (in ``artifacts`` first, then the row, so a row never names bytes that are
+    /// not stored); returns what was verified and whether this call stored it (`false`: identical bytes were
+    /// already there).
     ///
-    /// - Throws: `StoreError.invalid` / `.artifactRejected` (nothing stored), file system errors.
+    /// - Throws: `StoreError.invalid` / `.artifactRejected` (nothing stored), ``ArtifactStorageError`` when the
+    ///   artifact storage cannot store them, file system errors.
     @discardableResult
     public func putArtifact(_ bytes: [UInt8], sha256: String, mediaType: String, now: Date = Date()) throws
         -> (artifact: ArtifactStore.Verified, created: Bool)
     {
         let verified = try ArtifactStore.verify(bytes, sha256: sha256, mediaType: mediaType)
-        try storing { try artifacts.write(bytes, verified: verified) }
+        try storing { _ = try artifacts.put(bytes, verified: verified) }
         let created = try write { db in
             try db.run(
                 """
@@ -270,8 +272,12 @@ extension FailscopeStore {
         return (verified, created)
     }
 
-    /// The stored artifact named `sha256` (row and file both present), or `nil`.
-    public func artifact(sha256: String) throws -> ArtifactStore.Verified? {
+    /// The stored artifact named `sha256` (row and bytes both present), or `nil`. With `checkingBytes: false` only
+    /// the row is read: for a caller that opens the bytes next and answers 404 when they are gone (one request
+    /// to an object store instead of two).
+    ///
+    /// - Throws: `StoreError`, ``ArtifactStorageError`` when the artifact storage does not answer.
+    public func artifact(sha256: String, checkingBytes: Bool = true) throws -> ArtifactStore.Verified? {
         guard SHA256.isValidHex(sha256) else { return nil }
         let row = try read { db in
             try db.queryFirst("SELECT kind, byte_count, width, height FROM artifacts WHERE sha256 = ?", [sha256]) {
@@ -280,7 +286,7 @@ extension FailscopeStore {
                     width: $0.optionalInt(2), height: $0.optionalInt(3))
             }
         }
-        guard let row, artifacts.contains(sha256: sha256) else { return nil }
+        guard let row, try !checkingBytes || artifacts.contains(sha256: sha256) else { return nil }
         return row
     }
 

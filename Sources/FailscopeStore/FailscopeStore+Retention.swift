@@ -2,13 +2,18 @@ import FailscopeModel
 import Foundation
 
 extension FailscopeStore {
+    /// How long unreferenced artifacts are kept after they were stored, seconds (one hour): an upload whose
+    /// result is still on its way is never collected.
+    public static let defaultArtifactGrace: TimeInterval = 3_600
+
     /// What `collectGarbage` removed.
     public struct GarbageReport: Sendable, Equatable, Codable {
         public var runsDeleted: Int
         public var resultsDeleted: Int
         public var testsDeleted: Int
+        /// Artifacts removed from the artifact storage (files or objects), referenced by a deleted row or by none.
         public var artifactsDeleted: Int
-        /// Bytes of artifact files removed (rows and orphan files).
+        /// Bytes of artifacts removed.
         public var artifactBytesFreed: Int
         /// Database size before and after (SQLite: the file and its WAL, after `VACUUM`; PostgreSQL:
         /// `pg_database_size`, whose freed pages its autovacuum reuses).
@@ -18,19 +23,25 @@ extension FailscopeStore {
 
     /// Retention: deletes runs that started more than `keepDays` days before `now` (with their
     /// results, ``runsPerCollection`` runs a transaction; the flaky summary rows of their tests and days are
-    /// computed again from the remaining results), tests left without
-    /// results, artifacts no result references (stored more than an hour ago, so an upload whose result
-    /// is on its way survives), orphan artifact files and stale temporary files; then, with `vacuum`,
+    /// computed again from the remaining results), tests left without results, artifacts no result references
+    /// (stored more than `grace` seconds ago, default an hour, so an upload whose result is on its way
+    /// survives), stored bytes without a row (files or objects last modified more than `grace` ago) and stale
+    /// temporary files, in whichever ``ArtifactStorage`` the store uses; then, on SQLite with `vacuum`,
     /// `VACUUM` and a WAL checkpoint so the disk space is really returned (`VACUUM` holds the writer
     /// for its duration: the service's periodic sweep passes `false`; freed pages are reused).
     ///
-    /// Rows go first, in transactions; files after they commit, so a crash leaves at most orphan
-    /// files, which the next collection removes.
-    /// - Throws: `StoreError.invalid` for `keepDays < 1`, `.busy` / `.unavailable` / `.storageFull`.
-    public func collectGarbage(keepDays: Int, now: Date = Date(), vacuum: Bool = true) throws -> GarbageReport {
+    /// Rows go first, in transactions; bytes after they commit, so a crash leaves at most orphan
+    /// bytes, which the next collection removes.
+    /// - Throws: `StoreError.invalid` for `keepDays < 1` or a negative `grace`, `.busy` / `.unavailable` /
+    ///   `.storageFull`; ``ArtifactStorageError`` when the artifact storage fails (rows already deleted stay
+    ///   deleted; their bytes are collected as orphans next time).
+    public func collectGarbage(
+        keepDays: Int, now: Date = Date(), grace: TimeInterval = defaultArtifactGrace, vacuum: Bool = true
+    ) throws -> GarbageReport {
         guard keepDays >= 1 else { throw StoreError.invalid("--keep-days must be at least 1") }
+        guard grace >= 0 else { throw StoreError.invalid("the grace period cannot be negative") }
         let cutoff = Timestamp.milliseconds(now.addingTimeInterval(-Double(keepDays) * 86_400))
-        let graceCutoff = Timestamp.milliseconds(now.addingTimeInterval(-3_600))
+        let graceCutoff = Timestamp.milliseconds(now.addingTimeInterval(-grace))
         let before = databaseByteCount()
         var report = GarbageReport(
             runsDeleted: 0, resultsDeleted: 0, testsDeleted: 0, artifactsDeleted: 0, artifactBytesFreed: 0,
@@ -85,26 +96,21 @@ extension FailscopeStore {
                 return doomed
             }
         }
-        for (sha256, bytes) in doomed {
-            artifacts.remove(sha256: sha256)
-            report.artifactsDeleted += 1
-            report.artifactBytesFreed += bytes
-        }
-        // Files without a row: left by a crash between writing the file and its row, or by the loop above.
-        let (digests, temporaries) = artifacts.storedDigests()
+        try artifacts.remove(sha256s: doomed.map(\.0))
+        report.artifactsDeleted += doomed.count
+        report.artifactBytesFreed += doomed.reduce(0) { $0 + $1.1 }
+        // Bytes without a row: left by a crash (or a failed request) between storing the bytes and their row, or
+        // by the loop above. The listing comes before the rows are read, so bytes whose row is on its way are
+        // either newer than the grace period or already named by a row.
+        let graceDate = now.addingTimeInterval(-grace)
+        let stored = try artifacts.list()
         let known = Set(
             try read { db in try db.query("SELECT sha256 FROM artifacts") { $0.string(0) } })
-        let graceDate = now.addingTimeInterval(-3_600)
-        for sha256 in digests where !known.contains(sha256) {
-            let url = artifacts.fileURL(sha256: sha256)
-            guard Self.modificationDate(url) ?? .distantPast < graceDate else { continue }
-            report.artifactBytesFreed += Self.fileSize(url)
-            artifacts.remove(sha256: sha256)
-            report.artifactsDeleted += 1
-        }
-        for temporary in temporaries where Self.modificationDate(temporary) ?? .distantPast < graceDate {
-            try? FileManager.default.removeItem(at: temporary)
-        }
+        let orphans = stored.filter { !known.contains($0.sha256) && $0.lastModified < graceDate }
+        try artifacts.remove(sha256s: orphans.map(\.sha256))
+        report.artifactsDeleted += orphans.count
+        report.artifactBytesFreed += orphans.reduce(0) { $0 + $1.byteCount }
+        artifacts.removeLeftovers(before: graceDate)
         if case .sqlite = engine {
             try write { db in
                 if vacuum { try db.execute("VACUUM") }
@@ -115,14 +121,6 @@ extension FailscopeStore {
         return report
     }
 
-    /// Runs deleted in one transaction of ``collectGarbage(keepDays:now:vacuum:)``.
+    /// Runs deleted in one transaction of ``collectGarbage(keepDays:now:grace:vacuum:)``.
     static let runsPerCollection = 200
-
-    private static func modificationDate(_ url: URL) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
-    }
-
-    private static func fileSize(_ url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
-    }
 }

@@ -21,8 +21,8 @@ public final class FailscopeStore: Sendable {
     public let directory: URL
     /// The database and its connections.
     let engine: Engine
-    /// The artifact files.
-    public let artifacts: ArtifactStore
+    /// Where artifact bytes are stored: the folder `DIR/artifacts` unless another storage was given.
+    public let artifacts: any ArtifactStorage
     /// Migrations applied by this open (empty when the database was up to date).
     public let appliedMigrations: [String]
     /// Whether the last write failed for lack of disk space (``StoreError/storageFull(_:)``); a write that
@@ -55,18 +55,21 @@ public final class FailscopeStore: Sendable {
     }
 
     /// Opens (creating when missing) the store in `directory`, with its database at `database` (default:
-    /// `DIR/failscope.sqlite`), and applies pending migrations.
+    /// `DIR/failscope.sqlite`) and its artifacts in `artifacts` (default: the folder `DIR/artifacts`), and
+    /// applies pending migrations.
     ///
     /// - Throws: `MigrationError` when the database cannot be trusted or is newer than this binary,
     ///   `StoreError.unavailable` when it cannot be opened or reached, `SQLiteError` when WAL is refused,
     ///   file system errors for the folder, ``StoreError/storageFull(_:)`` when the disk is too full to open
     ///   or migrate it.
     public convenience init(
-        directory: URL, database: DatabaseLocation? = nil,
+        directory: URL, database: DatabaseLocation? = nil, artifacts: (any ArtifactStorage)? = nil,
         migrator: Migrator? = nil, readerCount: Int = 4
     ) throws {
         do {
-            try self.init(opening: directory, database: database, migrator: migrator, readerCount: readerCount)
+            try self.init(
+                opening: directory, database: database, artifacts: artifacts, migrator: migrator,
+                readerCount: readerCount)
         } catch {
             guard StoreError.storageFull(from: error, directory: directory) != nil else { throw error }
             throw StoreError.storageFull(
@@ -76,13 +79,16 @@ public final class FailscopeStore: Sendable {
     }
 
     private init(
-        opening directory: URL, database: DatabaseLocation?, migrator: Migrator?, readerCount: Int
+        opening directory: URL, database: DatabaseLocation?, artifacts: (any ArtifactStorage)?, migrator: Migrator?,
+        readerCount: Int
     ) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let artifactsRoot = directory.appendingPathComponent("artifacts")
-        try FileManager.default.createDirectory(at: artifactsRoot, withIntermediateDirectories: true)
+        let storage = artifacts ?? ArtifactStore(root: directory.appendingPathComponent("artifacts"))
+        if let folder = storage as? ArtifactStore {
+            try FileManager.default.createDirectory(at: folder.root, withIntermediateDirectories: true)
+        }
         self.directory = directory
-        self.artifacts = ArtifactStore(root: artifactsRoot)
+        self.artifacts = storage
         switch database ?? .sqlite(in: directory) {
         case .sqlite(let path):
             let pool = try SQLiteError.translating { try DatabasePool(path: path, maximumReaderCount: readerCount) }

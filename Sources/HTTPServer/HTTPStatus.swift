@@ -40,6 +40,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         code: 431, reasonPhrase: "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")
     public static let notImplemented = HTTPStatus(code: 501, reasonPhrase: "Not Implemented")
+    public static let badGateway = HTTPStatus(code: 502, reasonPhrase: "Bad Gateway")
     public static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
     public static let insufficientStorage = HTTPStatus(code: 507, reasonPhrase: "Insufficient Storage")
 }

@@ -94,4 +94,30 @@ final class RunComparisonTests: XCTestCase {
             RunComparison.defaultBase(of: "run", among: newestFirst, preferringCommit: "c9")?.run.id, "newest")
         XCTAssertNil(RunComparison.defaultBase(of: "run", among: Array(newestFirst.prefix(2))))
     }
+
+    func testTheDefaultBaseRanOnTheRunsDeviceWhenAnyDid() {
+        func summary(_ id: String, device: String?, commit: String? = nil) -> RunSummary {
+            RunSummary(
+                run: Run(
+                    id: id, project: "P", branch: "main", commit: commit, device: device,
+                    startedAt: Date(timeIntervalSince1970: 1)),
+                status: .passed, counts: ResultCounts())
+        }
+        // The trial's case: the newest main run was on an iPad, the run on an iPhone.
+        let newestFirst = [
+            summary("ipad", device: "iPad Pro", commit: "c2"), summary("iphone", device: "iPhone 15", commit: "c1"),
+            summary("iphone-older", device: "iPhone 15", commit: "c0"),
+        ]
+        XCTAssertEqual(RunComparison.defaultBase(of: "run", among: newestFirst, device: "iPhone 15")?.run.id, "iphone")
+        XCTAssertEqual(
+            RunComparison.defaultBase(of: "run", among: newestFirst, preferringCommit: "c0", device: "iPhone 15")?
+                .run.id, "iphone-older")
+        XCTAssertEqual(
+            RunComparison.defaultBase(of: "run", among: newestFirst, preferringCommit: "c2", device: "iPhone 15")?
+                .run.id, "iphone", "the merge base's run on another device loses to the same device")
+        XCTAssertEqual(
+            RunComparison.defaultBase(of: "run", among: newestFirst, device: "Pixel")?.run.id, "ipad",
+            "no run on the device: the newest of any")
+        XCTAssertEqual(RunComparison.defaultBase(of: "run", among: newestFirst)?.run.id, "ipad")
+    }
 }

@@ -237,6 +237,57 @@ final class APIContractTests: XCTestCase {
             await service.send(.PUT, "/api/v1/runs/x", token: "wrong", body: Data("{}".utf8)), .PUT,
             "/api/v1/runs/{runId}", &checker)
 
+        // Webhooks: created (then again: the same one), listed, their delivery log (the finished runs' events), removed.
+        let create = try encoder.encode(
+            WebhookCreate(url: "https://hooks.example/failscope", secret: "contract-secret-0123"))
+        assertConforms(create, to: requestSchema(checker, .POST, "/api/v1/webhooks"), "WebhookCreate", &checker)
+        let webhook = try assertDocumented(
+            await service.send(.POST, "/api/v1/webhooks", body: create), .POST, "/api/v1/webhooks", &checker
+        ).decode(Webhook.self)
+        let again = try assertDocumented(
+            await service.send(.POST, "/api/v1/webhooks", body: create), .POST, "/api/v1/webhooks", &checker)
+        XCTAssertEqual(again.status, .ok)
+        try assertDocumented(
+            await service.send(
+                .POST, "/api/v1/webhooks", body: Data(#"{"url":"ftp://x","secret":"0123456789abcdef"}"#.utf8)),
+            .POST, "/api/v1/webhooks", &checker)
+        let later = Date().addingTimeInterval(60)
+        for claim in try service.store.claimWebhookChecks(
+            owner: "contract", now: later, leaseUntil: later.addingTimeInterval(60), limit: 10)
+        {
+            _ = try service.store.evaluateWebhookCheck(
+                runID: claim.runID, requestID: claim.requestID, owner: "contract", now: later
+            ) { _ in "{}" }
+        }
+        try assertDocumented(await service.send(.GET, "/api/v1/webhooks"), .GET, "/api/v1/webhooks", &checker)
+        let deliveries = try assertDocumented(
+            await service.send(.GET, "/api/v1/webhooks/\(webhook.id)/deliveries"), .GET,
+            "/api/v1/webhooks/{webhookId}/deliveries", &checker
+        ).decode(WebhookDeliveryList.self)
+        XCTAssertEqual(deliveries.deliveries.filter { $0.event == .runFinished }.count, 2)
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/webhooks/none/deliveries"), .GET,
+            "/api/v1/webhooks/{webhookId}/deliveries",
+            &checker)
+        let deleted = await service.send(.DELETE, "/api/v1/webhooks/\(webhook.id)")
+        XCTAssertEqual(deleted.status, .noContent)
+        try assertDocumented(
+            await service.send(.DELETE, "/api/v1/webhooks/\(webhook.id)"), .DELETE, "/api/v1/webhooks/{webhookId}",
+            &checker)
+        // What a receiver gets (sent by the worker, which this in-process service does not run).
+        let event = WebhookEvent(
+            id: "7b0e", type: .testFlaky, createdAt: now, text: "*Shop* <http://x/#/tests/t|LoginTests.testRetried>",
+            run: WebhookRun(
+                id: "contract-1", project: "Shop", branch: "main", commit: "c1", status: .failed,
+                counts: ResultCounts(total: 6, passed: 2, failed: 1, error: 1, skipped: 1, expectedFailure: 1),
+                ciBuildURL: "https://ci.example/1", url: "http://x/#/runs/contract-1"),
+            test: WebhookTest(
+                id: "t", project: "Shop", suite: "LoginTests", name: "testRetried", arguments: "(1, 2)", branch: "main",
+                state: .flaky, previousState: .stable, reasons: [.contradiction], url: "http://x/#/tests/t"))
+        assertConforms(
+            try encoder.encode(event), to: .object(["$ref": .string("#/components/schemas/WebhookEvent")]),
+            "WebhookEvent", &checker)
+
         // An API type no route answers with today is still encoded as its schema says.
         let pageList = PageList(
             since: now,

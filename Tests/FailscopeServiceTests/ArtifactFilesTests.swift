@@ -50,7 +50,7 @@ final class ArtifactFilesTests: XCTestCase {
         let served = await service.send(.GET, "/artifacts/\(sha).png", token: nil)
         XCTAssertEqual(served.status, .ok)
 
-        service.store.artifacts.remove(sha256: sha)  // what retention does to an unreferenced artifact
+        try service.store.artifacts.remove(sha256: sha)  // what retention does to an unreferenced artifact
         let deleted = DispatchTime.now()
         var status = HTTPStatus.ok
         let tick = DispatchSemaphore(value: 0)
@@ -82,7 +82,7 @@ final class ArtifactFilesTests: XCTestCase {
             XCTAssertEqual([UInt8](try response.bodyBytes()), png)
             guard case .file = response.body else { return XCTFail("expected a file body, got \(response.body)") }
         }
-        store.artifacts.remove(sha256: sha)  // a file sent from disk is missed at once
+        try store.artifacts.remove(sha256: sha)  // a file sent from disk is missed at once
         let gone = await application.router.respond(to: Request(method: .GET, target: "/artifacts/\(sha).png"))
         XCTAssertEqual(gone.status, .notFound)
     }

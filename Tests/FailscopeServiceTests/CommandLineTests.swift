@@ -42,9 +42,9 @@ final class CommandLineTests: XCTestCase {
         let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
         let first = try run(["migrate", "--database", url])
         XCTAssertEqual(first.status, 0, first.error)
-        XCTAssertEqual(first.output, "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\n")
+        XCTAssertEqual(first.output, "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n")
         XCTAssertEqual(
-            try run(["migrate", "--database", url]).output, "Database is up to date (0003_trail_step_trace).\n")
+            try run(["migrate", "--database", url]).output, "Database is up to date (0004_webhooks).\n")
 
         let secret = "postgres://failscope:s3cret@127.0.0.1:5432/failscope"
         let refused = try run(["migrate", "--database", secret])
@@ -81,9 +81,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             first.output,
             "Created a new database at \(data.appendingPathComponent(FailscopeStore.databaseFileName).path)\n"
-                + "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\n")
+                + "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n")
         XCTAssertEqual(
-            try run(["migrate", "--data", data.path]).output, "Database is up to date (0003_trail_step_trace).\n")
+            try run(["migrate", "--data", data.path]).output, "Database is up to date (0004_webhooks).\n")
 
         let store = try FailscopeStore(directory: data)
         var old = sampleRun(id: "old", branch: "x\u{1B}[31m")

@@ -1,6 +1,6 @@
 import FailscopeModel
-import FailscopeTesting
 import FailscopeService
+import FailscopeTesting
 import Foundation
 import HTTPServer
 import XCTest
@@ -44,7 +44,8 @@ final class OperationsRouteTests: XCTestCase {
         let metrics = await service.send(.GET, "/metrics", token: nil)
         let text = metrics.bodyText
         XCTAssertEqual(metrics.status, .ok, text)
-        XCTAssertTrue(text.contains(#"failscope_http_requests_total{method="other",route="unmatched",status="405"} 20"#), text)
+        XCTAssertTrue(
+            text.contains(#"failscope_http_requests_total{method="other",route="unmatched",status="405"} 20"#), text)
         XCTAssertTrue(text.contains(#"failscope_http_requests_total{method="PATCH",route="unmatched",status="405"} 1"#))
         XCTAssertFalse(text.contains("XXX"))
     }
@@ -64,6 +65,8 @@ final class OperationsRouteTests: XCTestCase {
             "/api/v1/results/{resultId}": ["get"], "/api/v1/tests/{testId}/history": ["get"], "/api/v1/pages": ["get"],
             "/api/v1/flaky": ["get"], "/api/v1/quarantine": ["get", "post"],
             "/api/v1/quarantine/{entryId}": ["get", "put"], "/api/v1/quarantine/{entryId}/lift": ["post"],
+            "/api/v1/webhooks": ["get", "post"], "/api/v1/webhooks/{webhookId}": ["delete"],
+            "/api/v1/webhooks/{webhookId}/deliveries": ["get"],
             "/artifacts/{sha256}.png": ["get"], "/artifacts/{sha256}.json": ["get"],
         ]
         XCTAssertEqual(Set(paths.keys), Set(expected.keys))

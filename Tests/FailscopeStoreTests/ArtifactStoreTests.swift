@@ -20,8 +20,9 @@ final class ArtifactStoreTests: StoreTestCase {
             .appendingPathComponent(sha)
         XCTAssertEqual(FileManager.default.contents(atPath: file.path).map([UInt8].init), png)
         XCTAssertEqual(try store.artifact(sha256: sha)?.kind, .screenshot)
-        XCTAssertEqual(store.artifacts.storedDigests().digests, [sha])
-        XCTAssertEqual(store.artifacts.storedDigests().temporaries, [], "no temporary file left behind")
+        let folder = try XCTUnwrap(store.artifacts as? ArtifactStore, "the folder is the default storage")
+        XCTAssertEqual(folder.storedDigests().digests, [sha])
+        XCTAssertEqual(folder.storedDigests().temporaries, [], "no temporary file left behind")
     }
 
     func testBadUploadsAreRejectedWithReasons() throws {

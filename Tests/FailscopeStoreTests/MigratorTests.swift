@@ -20,7 +20,7 @@ final class MigratorTests: XCTestCase {
             let text = try String(contentsOf: folder.appendingPathComponent(migration.name + ".sql"), encoding: .utf8)
             XCTAssertEqual(migration.sql, text, "\(migration.name) is embedded byte for byte")
         }
-        XCTAssertEqual(Migration.embedded.map(\.name), ["0001_baseline", "0002_quarantine", "0003_trail_step_trace"])
+        XCTAssertEqual(Migration.embedded.map(\.name), ["0001_baseline", "0002_quarantine", "0003_trail_step_trace", "0004_webhooks"])
     }
 
     func testAppliesEveryMigrationOnceAndRecordsChecksums() throws {
@@ -42,6 +42,7 @@ final class MigratorTests: XCTestCase {
                 "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
                 "flaky_test_days", "flaky_test_pages", "page_days", "quarantine_changes", "quarantine_entries",
                 "result_artifacts", "result_pages", "results", "runs", "schema_migrations", "tests", "trail_steps",
+                "webhook_deliveries", "webhook_run_checks", "webhook_test_states", "webhooks",
             ])
     }
 

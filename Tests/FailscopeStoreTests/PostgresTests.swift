@@ -50,7 +50,7 @@ final class PostgresTests: XCTestCase {
 
     func testMigratesTheBaselineOnceAndRefusesAChangedOrNewerDatabase() throws {
         let database = try PostgresDatabase(url: schema.url)
-        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0002_quarantine", "0003_trail_step_trace"])
+        XCTAssertEqual(database.appliedMigrations, ["0001_baseline", "0002_quarantine", "0003_trail_step_trace", "0004_webhooks"])
         let tables = try database.pool.withConnection { connection in
             let rows = try connection.query(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
@@ -62,6 +62,7 @@ final class PostgresTests: XCTestCase {
                 "artifacts", "failures", "flaky_call_sites", "flaky_commits", "flaky_outcomes", "flaky_page_days",
                 "flaky_test_days", "flaky_test_pages", "page_days", "quarantine_changes", "quarantine_entries",
                 "result_artifacts", "result_pages", "results", "runs", "schema_migrations", "tests", "trail_steps",
+                "webhook_deliveries", "webhook_run_checks", "webhook_test_states", "webhooks",
             ], "the same tables as the SQLite migrations")
         database.close()
         XCTAssertEqual(try PostgresDatabase(url: schema.url).appliedMigrations, [], "a second open applies nothing")

@@ -27,19 +27,20 @@ final class RetentionTests: StoreTestCase {
         XCTAssertEqual(report.artifactsDeleted, 2)
         XCTAssertEqual(report.artifactBytesFreed, oldPNG.count + strayPNG.count)
         XCTAssertEqual(try store.runs(.init()).runs.map(\.run.id), ["new"])
-        XCTAssertFalse(store.artifacts.contains(sha256: oldSHA))
-        XCTAssertFalse(store.artifacts.contains(sha256: straySHA))
-        XCTAssertTrue(store.artifacts.contains(sha256: keptSHA))
+        XCTAssertFalse(try store.artifacts.contains(sha256: oldSHA))
+        XCTAssertFalse(try store.artifacts.contains(sha256: straySHA))
+        XCTAssertTrue(try store.artifacts.contains(sha256: keptSHA))
         // The deleted files' folders went with them (unless another artifact shares them); the kept one's stayed.
         let manager = FileManager.default
+        let folder = ArtifactStore(root: store.directory.appendingPathComponent("artifacts"))
         for sha in [oldSHA, straySHA] where !keptSHA.hasPrefix(String(sha.prefix(2))) {
-            let topFolder = store.artifacts.fileURL(sha256: sha).deletingLastPathComponent().deletingLastPathComponent()
+            let topFolder = folder.fileURL(sha256: sha).deletingLastPathComponent().deletingLastPathComponent()
             XCTAssertFalse(manager.fileExists(atPath: topFolder.path), sha)
         }
-        XCTAssertTrue(manager.fileExists(atPath: store.artifacts.fileURL(sha256: keptSHA).path))
+        XCTAssertTrue(manager.fileExists(atPath: folder.fileURL(sha256: keptSHA).path))
         // A write after its folder was removed makes the folder again.
         try store.putArtifact(oldPNG, sha256: oldSHA, mediaType: "image/png", now: now)
-        XCTAssertTrue(store.artifacts.contains(sha256: oldSHA))
+        XCTAssertTrue(try store.artifacts.contains(sha256: oldSHA))
         XCTAssertEqual(try store.read { try $0.scalar("SELECT count(*) FROM failures").int }, 1)
         let summaryRows = try store.read { db in
             try db.scalar("SELECT count(*) FROM flaky_outcomes WHERE newest_result_id NOT IN (SELECT id FROM results)").int

@@ -81,14 +81,19 @@ public struct RunComparison: Codable, Sendable, Hashable {
 
     /// The default base of run `runID` among `candidates` (runs of the base branch, newest first, as
     /// `GET /api/v1/runs?branch=` lists them): the newest finished one (status not `incomplete`) other than
-    /// the run itself, or the one of `commit` (the merge base, when the caller knows it) if there is one.
-    /// `nil` when no candidate qualifies. The one rule, applied by `GET /api/v1/runs/{runId}/compare` (which
-    /// `failscope summary` and the dashboard read).
+    /// the run itself, or the one of `commit` (the merge base, when the caller knows it) if there is one;
+    /// among the runs on `device` (the run's own) when any ran on it, since results compare per device and a
+    /// base on another device would list every test as new and removed. `nil` when no candidate qualifies.
+    /// The one rule, applied by `GET /api/v1/runs/{runId}/compare` (which `failscope summary` and the
+    /// dashboard read).
     public static func defaultBase(
-        of runID: String, among candidates: [RunSummary], preferringCommit commit: String? = nil
+        of runID: String, among candidates: [RunSummary], preferringCommit commit: String? = nil,
+        device: String? = nil
     ) -> RunSummary? {
         let finished = candidates.filter { $0.run.id != runID && $0.status != .incomplete }
-        return (commit.flatMap { commit in finished.first { $0.run.commit == commit } }) ?? finished.first
+        let sameDevice = finished.filter { $0.run.device == device }
+        let pool = device != nil && !sameDevice.isEmpty ? sameDevice : finished
+        return (commit.flatMap { commit in pool.first { $0.run.commit == commit } }) ?? pool.first
     }
 
     /// Each test's last attempt, and which tests had a failed attempt, in first-seen order.

@@ -8,20 +8,23 @@ import PNGCodec
     import Darwin
 #endif
 
-/// Artifact files named by their SHA-256 under `root` (`DIR/artifacts`): `ab/cd/<sha256>` where
-/// `ab` and `cd` are the first two and next two hex digits.
+/// The content-addressed folder, the default ``ArtifactStorage``: artifact files named by their SHA-256 under
+/// `root` (`DIR/artifacts`, or `--artifacts DIR`): `ab/cd/<sha256>` where `ab` and `cd` are the first two and
+/// next two hex digits.
 ///
-/// `put` verifies the bytes before anything is stored (hash matches the name; a PNG's header is
+/// The store verifies (``verify(_:sha256:mediaType:)``) the bytes before anything is stored (hash matches the name; a PNG's header is
 /// sane; JSON parses) and writes atomically: a temporary file in `root/tmp`, `fsync`, `rename`,
 /// then `fsync` of the directory, so a crash leaves either no file or the whole file. Identical
 /// uploads are stored once. Paths are built only from validated hex digests.
-public struct ArtifactStore: Sendable {
+public struct ArtifactStore: ArtifactStorage {
     /// The folder holding the fan-out folders and `tmp/`.
     public let root: URL
 
     public init(root: URL) {
         self.root = root
     }
+
+    public var location: String { root.path }
 
     /// What `put` found in the bytes.
     public struct Verified: Sendable, Hashable {
@@ -100,7 +103,7 @@ public struct ArtifactStore: Sendable {
     ///
     /// - Throws: `CocoaError`/POSIX errors from the file system.
     @discardableResult
-    public func write(_ bytes: [UInt8], verified: Verified) throws -> Bool {
+    public func put(_ bytes: [UInt8], verified: Verified) throws -> Bool {
         let destination = fileURL(sha256: verified.sha256)
         if FileManager.default.fileExists(atPath: destination.path) { return false }
         let folder = destination.deletingLastPathComponent()
@@ -134,6 +137,45 @@ public struct ArtifactStore: Sendable {
         if rmdir(folder.path) == 0 { rmdir(folder.deletingLastPathComponent().path) }
     }
 
+    /// The file of `sha256` and its size, or `nil` when absent or malformed.
+    public func open(sha256: String) -> ArtifactFile? {
+        guard SHA256.isValidHex(sha256) else { return nil }
+        let path = fileURL(sha256: sha256).path
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return ArtifactFile(path: path, byteCount: Int(info.st_size))
+    }
+
+    /// Every file under `root` with its size and modification time.
+    public func list() -> [StoredArtifact] {
+        storedDigests().digests.compactMap { sha256 in
+            var info = stat()
+            guard stat(fileURL(sha256: sha256).path, &info) == 0 else { return nil }
+            let modified = Date(
+                timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            return StoredArtifact(sha256: sha256, byteCount: Int(info.st_size), lastModified: modified)
+        }
+    }
+
+    /// Removes temporary files (`root/tmp`) last modified before `date`: writes a crash interrupted.
+    public func removeLeftovers(before date: Date) {
+        for temporary in storedDigests().temporaries {
+            let modified = (try? FileManager.default.attributesOfItem(atPath: temporary.path))?[.modificationDate]
+            guard (modified as? Date ?? .distantPast) < date else { continue }
+            try? FileManager.default.removeItem(at: temporary)
+        }
+    }
+
+    /// The folder answers when `root` exists and is a folder.
+    ///
+    /// - Throws: ``ArtifactStorageError/unavailable(_:)`` when it is gone.
+    public func checkHealth() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ArtifactStorageError.unavailable("the artifact folder \(root.path) does not exist")
+        }
+    }
+
     /// Every digest with a file under `root` (for garbage collection), and leftover temporary files.
     public func storedDigests() -> (digests: [String], temporaries: [URL]) {
         var digests: [String] = []
@@ -154,7 +196,7 @@ public struct ArtifactStore: Sendable {
     }
 
     private static func writeSynced(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in
@@ -178,7 +220,7 @@ public struct ArtifactStore: Sendable {
     }
 
     private static func syncDirectory(_ path: String) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)

@@ -14,24 +14,35 @@ enum GCCommand: Command {
 
     static let keepDays = Option<Int>.integer(
         "keep-days", in: 1...36_500, help: "Keep runs that started within the last n days.", required: true)
-    static let options: [any OptionDeclaration] = [keepDays, SharedOptions.data, SharedOptions.database]
+    static let graceMinutes = Option<Int>.integer(
+        "grace-minutes", in: 0...525_600,
+        help: "Never delete an artifact stored less than n minutes ago (an upload whose result is on its way).",
+        default: Int(FailscopeStore.defaultArtifactGrace / 60))
+    static let options: [any OptionDeclaration] = [
+        keepDays, SharedOptions.data, SharedOptions.database, SharedOptions.artifacts, graceMinutes,
+    ]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         let keepDays = try arguments.required(Self.keepDays)
         let data = try arguments.dataDirectory()
         let database = try arguments.value(SharedOptions.database)
+        let graceMinutes = try arguments.required(Self.graceMinutes)
+        let artifacts = try arguments.artifactStorage(data: data, cache: false)
         let report: FailscopeStore.GarbageReport
+        let started = Date()
         do {
-            let store = try FailscopeStore(directory: data, database: database)
+            let store = try FailscopeStore(directory: data, database: database, artifacts: artifacts)
             defer { store.close() }
-            report = try store.collectGarbage(keepDays: keepDays)
+            report = try store.collectGarbage(keepDays: keepDays, grace: Double(graceMinutes) * 60)
         } catch {
             throw CommandError(store: error)
         }
+        let seconds = Date().timeIntervalSince(started)
         print(
             """
             Deleted \(report.runsDeleted) runs, \(report.resultsDeleted) results, \(report.testsDeleted) tests, \
-            \(report.artifactsDeleted) artifacts (\(report.artifactBytesFreed) bytes).
+            \(report.artifactsDeleted) artifacts (\(report.artifactBytesFreed) bytes freed) in \
+            \(String(format: "%.2f", seconds)) s.
             Database: \(report.databaseBytesBefore) bytes before, \(report.databaseBytesAfter) bytes after.
             """)
         return 0

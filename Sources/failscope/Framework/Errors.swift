@@ -18,6 +18,7 @@ struct CommandError: Error, CustomStringConvertible {
     init(store error: any Error, _ context: String = "") {
         description = context + "\(error)"
         if case .unavailable? = error as? StoreError { exitCode = 69 }
+        if error is ArtifactStorageError { exitCode = 69 }
     }
 }
 

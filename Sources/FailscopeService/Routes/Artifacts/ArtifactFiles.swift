@@ -18,9 +18,10 @@ import Synchronization
 /// ``PreparedResponse``. Later requests skip SQLite; remembered bytes are sent from memory by one shared
 /// libmicrohttpd response (header and body in one `sendmsg`, no file opened, nothing allocated; without
 /// `X-Request-Id`), others are opened and sent with `sendfile`. This is safe because an artifact never changes once
-/// stored (its name is the hash of its bytes). An artifact retention deleted is forgotten and answered 404: a
-/// file sent from disk fails to open at once; one sent from memory is checked (`stat`) when it was last seen
-/// more than a second ago, so it may be served for up to a second after its deletion. At most ``capacity`` digests and
+/// stored (its name is the hash of its bytes). A remembered file that is gone is forgotten and the store asked
+/// again, so an artifact retention deleted is answered 404: a file sent from disk fails to open at once; one sent
+/// from memory is checked (`stat`) when it was last seen more than a second ago, so it may be served for up to a
+/// second after its deletion. When the artifact storage does not answer: 503 (unreachable) or 502 (refused). At most ``capacity`` digests and
 /// ``memoryBudget`` bytes are remembered; when either is full, everything is forgotten and refills from the store.
 final class ArtifactFiles: Sendable {
     static let cacheControl = "public, max-age=31536000, immutable"
@@ -75,26 +76,40 @@ final class ArtifactFiles: Sendable {
     /// - Throws: ``ServiceError`` 404 as described above; a store error (500) if SQLite fails.
     func respond(to request: Request) throws -> Response {
         let sha256 = try request.parameter("sha256")
-        // Only digests the store confirmed are remembered, so a hit needs no further validation.
+        // Only digests the store confirmed are remembered, so a hit needs no further validation. A remembered file
+        // that is gone (deleted by retention, or evicted from an object storage's local cache) is forgotten and the
+        // store asked again: 404 when the artifact is gone, a fresh file when it is not.
         if let entry = state.withLock({ $0.entries[sha256] }) {
             if let prepared = entry.prepared {
                 let now = MonotonicClock.nanoseconds()
+                var fresh = true
                 if now &- entry.seen.load(ordering: .relaxed) > Self.recheckNanoseconds {
                     var info = stat()
-                    guard stat(entry.path, &info) == 0 else { throw forget(sha256) }
-                    entry.seen.store(now, ordering: .relaxed)
+                    fresh = stat(entry.path, &info) == 0
+                    if fresh { entry.seen.store(now, ordering: .relaxed) }
                 }
-                return notModified(entry.headers, request) ?? Response(prepared: prepared)
+                if fresh { return notModified(entry.headers, request) ?? Response(prepared: prepared) }
+            } else if let file = try? OpenFile(path: entry.path, noFollow: true) {
+                return notModified(entry.headers, request)
+                    ?? Response(status: .ok, headers: entry.headers, body: .file(file))
             }
-            guard let file = try? OpenFile(path: entry.path, noFollow: true) else { throw forget(sha256) }
-            return notModified(entry.headers, request)
-                ?? Response(status: .ok, headers: entry.headers, body: .file(file))
+            forget(sha256)
         }
-        guard SHA256.isValidHex(sha256), let artifact = try store.artifact(sha256: sha256), artifact.kind == kind else {
+        guard SHA256.isValidHex(sha256),
+            let artifact = try ServiceError.wrapping(
+                reading: true, { try store.artifact(sha256: sha256, checkingBytes: false) }),
+            artifact.kind == kind
+        else {
             throw ServiceError.notFound("The artifact")
         }
-        let path = store.artifacts.fileURL(sha256: sha256).path
-        guard let file = try? OpenFile(path: path, noFollow: true) else { throw ServiceError.notFound("The artifact") }
+        // The storage's file may vanish between `open` and opening it (a cache eviction): ask once more.
+        var opened: (path: String, file: OpenFile)?
+        for _ in 0..<2 where opened == nil {
+            guard let stored = try ServiceError.wrapping(reading: true, { try store.artifacts.open(sha256: sha256) })
+            else { throw ServiceError.notFound("The artifact") }
+            if let file = try? OpenFile(path: stored.path, noFollow: true) { opened = (stored.path, file) }
+        }
+        guard let (path, file) = opened else { throw ServiceError.notFound("The artifact") }
         var bytes: SharedBytes?
         if memoryBudget > 0, file.length <= min(largestInMemory, memoryBudget), let data = try? file.readAll(),
             data.count == file.length
@@ -128,14 +143,13 @@ final class ArtifactFiles: Sendable {
         }
     }
 
-    /// Forgets a remembered digest whose file is gone; returns the 404 to throw.
-    private func forget(_ sha256: String) -> ServiceError {
+    /// Forgets a remembered digest whose file is gone.
+    private func forget(_ sha256: String) {
         state.withLock { state in
             if let entry = state.entries.removeValue(forKey: sha256) {
                 state.bytesInMemory -= entry.prepared?.body.count ?? 0
             }
         }
-        return ServiceError.notFound("The artifact")
     }
 
     /// 304 with the validators of `headers` (no `Content-Type`) when the request's `If-None-Match` names the

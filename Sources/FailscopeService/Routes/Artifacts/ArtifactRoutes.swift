@@ -50,7 +50,9 @@ struct ArtifactRoutes: Sendable {
     /// (uploaders `HEAD` it to skip uploads).
     func info(_ request: Request) throws -> Response {
         let sha256 = try request.parameter("sha256")
-        guard let artifact = try store.artifact(sha256: sha256) else { throw ServiceError.notFound("The artifact") }
+        guard let artifact = try ServiceError.wrapping(reading: true, { try store.artifact(sha256: sha256) }) else {
+            throw ServiceError.notFound("The artifact")
+        }
         return try APIResponse.json(Self.link(artifact))
     }
 

@@ -5,10 +5,12 @@ import HTTPRouting
 
 /// `PUT /api/v1/runs/{runId}`, `POST /api/v1/runs/{runId}/results` and `POST /api/v1/runs/{runId}/finish`: a
 /// run, its results in batches, its end. Each validates its body, calls the store once and answers with a shared
-/// API type; authorization is the route group's (`FailscopeApplication.build`).
+/// API type; authorization is the route group's (`FailscopeApplication.build`). A finish (the finish route, or a PUT
+/// with `finishedAt`) is also handed to the webhook worker: one insert, the announcing happens apart.
 struct IngestRoutes: Sendable {
     let store: FailscopeStore
     let metrics: ServiceMetrics
+    let webhooks: WebhookDispatcher
 
     func putRun(_ request: Request) throws -> Response {
         let runID = try request.parameter("runId")
@@ -18,6 +20,7 @@ struct IngestRoutes: Sendable {
                 .unprocessableContent, code: "id_mismatch", message: "The body's id must equal the runId in the path.")
         }
         let outcome = try ServiceError.wrapping { try store.putRun(run) }
+        if run.finishedAt != nil { try ServiceError.wrapping { try webhooks.runFinished(runID) } }
         guard let summary = try store.runSummary(runID) else { throw ServiceError.notFound("The run") }
         return try APIResponse.json(summary, status: outcome == .created ? .created : .ok)
     }
@@ -34,6 +37,7 @@ struct IngestRoutes: Sendable {
         let runID = try request.parameter("runId")
         let finish = try request.decodeJSON(RunFinish.self, using: WireCoding.decoder())
         let summary = try ServiceError.wrapping { try store.finishRun(runID, finish) }
+        try ServiceError.wrapping { try webhooks.runFinished(runID) }
         return try APIResponse.json(summary)
     }
 }

@@ -7,7 +7,7 @@ import HTTPRouting
 /// `active`), `POST /api/v1/quarantine` (a `QuarantineRequest`, 201), `GET|PUT /api/v1/quarantine/{entryId}` (a
 /// `QuarantineEdit`), `POST /api/v1/quarantine/{entryId}/lift` (a `QuarantineLift`). Every answer is a
 /// `QuarantineEntry` with its audit log, or the list. Writes record the token's role (`upload` or `admin`,
-/// ``BearerAuthorization/requireQuarantineWrite(_:)``); their route group already refused any other token.
+/// ``BearerAuthorization/requireAdministration(_:)``); their route group already refused any other token.
 struct QuarantineRoutes: Sendable {
     let store: FailscopeStore
     let authorization: BearerAuthorization
@@ -31,21 +31,21 @@ struct QuarantineRoutes: Sendable {
     }
 
     func add(_ request: Request) throws -> Response {
-        let role = try authorization.requireQuarantineWrite(request)
+        let role = try authorization.requireAdministration(request)
         let body = try request.decodeJSON(QuarantineRequest.self, using: WireCoding.decoder())
         let entry = try ServiceError.wrapping { try store.addQuarantine(body, role: role) }
         return try APIResponse.json(entry, status: .created)
     }
 
     func edit(_ request: Request) throws -> Response {
-        let role = try authorization.requireQuarantineWrite(request)
+        let role = try authorization.requireAdministration(request)
         let id = try Self.entryID(request)
         let body = try request.decodeJSON(QuarantineEdit.self, using: WireCoding.decoder())
         return try APIResponse.json(try ServiceError.wrapping { try store.editQuarantine(id, body, role: role) })
     }
 
     func lift(_ request: Request) throws -> Response {
-        let role = try authorization.requireQuarantineWrite(request)
+        let role = try authorization.requireAdministration(request)
         let id = try Self.entryID(request)
         let body = try request.decodeJSON(QuarantineLift.self, using: WireCoding.decoder())
         return try APIResponse.json(try ServiceError.wrapping { try store.liftQuarantine(id, body, role: role) })

@@ -39,7 +39,9 @@ struct CompareRoute: Sendable {
                 try store.runs(
                     .init(project: run.summary.run.project, branch: baseBranch ?? "main", limit: Self.candidateLimit))
             }
-            if let chosen = RunComparison.defaultBase(of: runID, among: candidates.runs, preferringCommit: baseCommit) {
+            if let chosen = RunComparison.defaultBase(
+                of: runID, among: candidates.runs, preferringCommit: baseCommit, device: run.summary.run.device)
+            {
                 base = try store.runDetail(chosen.run.id)
             }
         }

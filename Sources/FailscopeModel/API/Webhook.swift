@@ -1,0 +1,225 @@
+import Foundation
+
+/// What a webhook is told (README.md, "Webhooks"): a run finished, or one of its tests changed state.
+public enum WebhookEventType: String, Codable, Sendable, CaseIterable, Hashable {
+    /// A run was marked finished (announced once its finishes have settled; again when a later finish changes it).
+    case runFinished = "run.finished"
+    /// A test became flaky on a branch (docs/flaky.md).
+    case testFlaky = "test.flaky"
+    /// A test became broken on a branch: every recent result on its newest commit fails.
+    case testBroken = "test.broken"
+    /// A test that was flaky or broken on a branch is neither any more.
+    case testFixed = "test.fixed"
+}
+
+/// A test's state on a branch as webhooks announce it, from the flaky rules of docs/flaky.md.
+public enum WebhookTestState: String, Codable, Sendable, CaseIterable, Hashable {
+    /// Neither flaky nor broken.
+    case stable
+    case flaky
+    case broken
+}
+
+/// Where a webhook came from: `failscope serve --webhook` (replaced at every start, not deletable through the API)
+/// or the API.
+public enum WebhookSource: String, Codable, Sendable, Hashable {
+    case configuration
+    case api
+}
+
+/// A configured webhook in `GET /api/v1/webhooks`. Its secret is never part of any answer.
+public struct Webhook: Codable, Sendable, Hashable {
+    public var id: String
+    public var url: String
+    public var source: WebhookSource
+    public var createdAt: Date
+    /// Its deliveries by status.
+    public var pending: Int
+    public var delivered: Int
+    public var failed: Int
+
+    public init(
+        id: String, url: String, source: WebhookSource, createdAt: Date, pending: Int = 0, delivered: Int = 0,
+        failed: Int = 0
+    ) {
+        self.id = id
+        self.url = url
+        self.source = source
+        self.createdAt = createdAt
+        self.pending = pending
+        self.delivered = delivered
+        self.failed = failed
+    }
+}
+
+/// `GET /api/v1/webhooks`: every webhook, oldest first.
+public struct WebhookList: Codable, Sendable, Hashable {
+    public var webhooks: [Webhook]
+
+    public init(webhooks: [Webhook]) {
+        self.webhooks = webhooks
+    }
+}
+
+/// The body of `POST /api/v1/webhooks`: an `http`/`https` URL and the secret its deliveries are signed with
+/// (``WebhookCreate/minimumSecretLength`` to ``IngestLimits/textFieldBytes`` bytes).
+public struct WebhookCreate: Codable, Sendable, Hashable {
+    public var url: String
+    public var secret: String
+
+    /// The shortest secret accepted, bytes: 16.
+    public static let minimumSecretLength = 16
+
+    public init(url: String, secret: String) {
+        self.url = url
+        self.secret = secret
+    }
+}
+
+/// The state of one delivery.
+public enum WebhookDeliveryStatus: String, Codable, Sendable, Hashable {
+    /// Waiting for its first attempt or a retry.
+    case pending
+    /// The receiver answered 2xx.
+    case delivered
+    /// Every attempt failed; no more will be made.
+    case failed
+}
+
+/// One event for one webhook in `GET /api/v1/webhooks/{webhookId}/deliveries`.
+public struct WebhookDelivery: Codable, Sendable, Hashable {
+    public var id: Int
+    /// The event's id (`X-Failscope-Event-Id`), the same for every webhook told of the event.
+    public var eventId: String
+    public var event: WebhookEventType
+    public var status: WebhookDeliveryStatus
+    /// Attempts made so far (an attempt interrupted by a stopped service counts).
+    public var attempts: Int
+    /// When the next attempt is due (pending deliveries only).
+    public var nextAttemptAt: Date?
+    /// The HTTP status of the last answer, absent when there was none (a timeout, a refused connection).
+    public var lastStatusCode: Int?
+    /// Why the last attempt failed, absent after a success.
+    public var lastError: String?
+    public var createdAt: Date
+    public var lastAttemptAt: Date?
+    /// When it was delivered or given up.
+    public var finishedAt: Date?
+
+    public init(
+        id: Int, eventId: String, event: WebhookEventType, status: WebhookDeliveryStatus, attempts: Int,
+        nextAttemptAt: Date?, lastStatusCode: Int?, lastError: String?, createdAt: Date, lastAttemptAt: Date?,
+        finishedAt: Date?
+    ) {
+        self.id = id
+        self.eventId = eventId
+        self.event = event
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastStatusCode = lastStatusCode
+        self.lastError = lastError
+        self.createdAt = createdAt
+        self.lastAttemptAt = lastAttemptAt
+        self.finishedAt = finishedAt
+    }
+}
+
+/// `GET /api/v1/webhooks/{webhookId}/deliveries`: the newest deliveries first.
+public struct WebhookDeliveryList: Codable, Sendable, Hashable {
+    public var webhookId: String
+    public var deliveries: [WebhookDelivery]
+
+    public init(webhookId: String, deliveries: [WebhookDelivery]) {
+        self.webhookId = webhookId
+        self.deliveries = deliveries
+    }
+}
+
+/// The JSON body a webhook receives (README.md, "Webhooks"), signed with the webhook's secret.
+///
+/// `text` is a one-line summary in Slack's `mrkdwn` (links as `<url|label>`, test-controlled text with `&`, `<`
+/// and `>` escaped), so a Slack incoming webhook URL can be a receiver as it is.
+public struct WebhookEvent: Codable, Sendable, Hashable {
+    /// The event's id, unique: receivers drop an id they have seen (retries repeat it).
+    public var id: String
+    public var type: WebhookEventType
+    /// When the event was made (`X-Failscope-Timestamp` gives it in Unix seconds).
+    public var createdAt: Date
+    public var text: String
+    /// The finished run (for a test event: the run whose evaluation saw the change).
+    public var run: WebhookRun
+    /// The test whose state changed; absent for `run.finished`.
+    public var test: WebhookTest?
+
+    public init(id: String, type: WebhookEventType, createdAt: Date, text: String, run: WebhookRun, test: WebhookTest?)
+    {
+        self.id = id
+        self.type = type
+        self.createdAt = createdAt
+        self.text = text
+        self.run = run
+        self.test = test
+    }
+}
+
+/// The run of a ``WebhookEvent``.
+public struct WebhookRun: Codable, Sendable, Hashable {
+    public var id: String
+    public var project: String
+    public var branch: String?
+    public var commit: String?
+    public var status: RunStatus
+    public var counts: ResultCounts
+    public var ciBuildURL: String?
+    /// The run in the dashboard.
+    public var url: String
+
+    public init(
+        id: String, project: String, branch: String?, commit: String?, status: RunStatus, counts: ResultCounts,
+        ciBuildURL: String?, url: String
+    ) {
+        self.id = id
+        self.project = project
+        self.branch = branch
+        self.commit = commit
+        self.status = status
+        self.counts = counts
+        self.ciBuildURL = ciBuildURL
+        self.url = url
+    }
+}
+
+/// The test of a ``WebhookEvent`` and its change of state on `branch`.
+public struct WebhookTest: Codable, Sendable, Hashable {
+    public var id: String
+    public var project: String
+    public var suite: String
+    public var name: String
+    public var arguments: String?
+    /// The branch the flaky rules were applied on (`""` for results without a branch).
+    public var branch: String
+    public var state: WebhookTestState
+    /// The state announced before (`stable` when none was).
+    public var previousState: WebhookTestState
+    /// Why it is flaky (`test.flaky` only).
+    public var reasons: [FlakyReason]?
+    /// The test's history in the dashboard.
+    public var url: String
+
+    public init(
+        id: String, project: String, suite: String, name: String, arguments: String?, branch: String,
+        state: WebhookTestState, previousState: WebhookTestState, reasons: [FlakyReason]?, url: String
+    ) {
+        self.id = id
+        self.project = project
+        self.suite = suite
+        self.name = name
+        self.arguments = arguments
+        self.branch = branch
+        self.state = state
+        self.previousState = previousState
+        self.reasons = reasons
+        self.url = url
+    }
+}
