@@ -1,4 +1,5 @@
 import FailscopeModel
+import FailscopeTesting
 import Foundation
 import XCTest
 
@@ -15,16 +16,14 @@ import XCTest
 /// deleted rows): answers are compared with every result id replaced by the result's (run, key), and a
 /// history's cursor (which carries an id) by whether there is one.
 final class EngineDifferentialTests: XCTestCase {
-    private var database: PostgresTestDatabase?
+    private var database: PostgresScratchDatabase?
 
     override func setUpWithError() throws {
-        guard PostgresTestDatabase.serverURL != nil else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                XCTFail("CI=true but FAILSCOPE_TEST_POSTGRES_URL is not set: run the tests through make test")
-            }
+        guard let server = PostgresTestServer.url else {
+            if PostgresTestServer.isRequired { XCTFail(PostgresTestServer.missingInCI) }
             throw XCTSkip("PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)")
         }
-        database = try PostgresTestDatabase()
+        database = try PostgresScratchDatabase(server: server)
     }
 
     override func tearDown() {

@@ -1,4 +1,5 @@
 import FailscopeModel
+import FailscopeTesting
 import Foundation
 import Synchronization
 import XCTest
@@ -308,7 +309,7 @@ final class PostgresTests: XCTestCase {
     /// once. Every result is stored exactly once, the run's counters match its rows, and the flaky summaries
     /// are what a rebuild computes.
     func testReplicasIngestingOneRunAtOnceStoreEveryResultOnce() throws {
-        let database = try PostgresTestDatabase()
+        let database = try PostgresScratchDatabase(server: try XCTUnwrap(PostgresTestServer.url))
         defer { database.drop() }
         let replicas = try (0..<2).map { _ in
             try FailscopeStore(directory: try makeTemporaryDirectory(), database: .postgres(url: database.url))

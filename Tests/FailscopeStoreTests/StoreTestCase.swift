@@ -1,6 +1,6 @@
 import FailscopeModel
+import FailscopeTesting
 import Foundation
-import Synchronization
 import XCTest
 
 @_spi(Engine) @testable import FailscopeStore
@@ -21,7 +21,9 @@ class StoreTestCase: XCTestCase {
     /// The engine of the pass running now.
     private(set) var engine: TestEngine = .sqlite
     /// The PostgreSQL databases this pass created.
-    private var databases: [PostgresTestDatabase] = []
+    private var databases: [PostgresScratchDatabase] = []
+    /// The PostgreSQL server of the pass (`FAILSCOPE_TEST_POSTGRES_URL`).
+    private var server = ""
 
     /// The test method, kept to run it a second time (XCTest's own `invokeTest` runs once per instance).
     private let test: (XCTestCase) throws -> Void
@@ -36,14 +38,15 @@ class StoreTestCase: XCTestCase {
         engine = .sqlite
         super.invokeTest()
         engine = .postgres
-        guard PostgresTestDatabase.serverURL != nil else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                XCTFail("CI=true but FAILSCOPE_TEST_POSTGRES_URL is not set: run the tests through make test")
+        guard let server = PostgresTestServer.url else {
+            if PostgresTestServer.isRequired {
+                XCTFail(PostgresTestServer.missingInCI)
             } else {
-                PostgresTestDatabase.reportSkippingOnce()
+                PostgresTestServer.reportSkippingOnce()
             }
             return
         }
+        self.server = server
         defer {
             for database in databases { database.drop() }
             databases.removeAll()
@@ -82,56 +85,9 @@ class StoreTestCase: XCTestCase {
         case .sqlite:
             return .sqlite(in: directory)
         case .postgres:
-            let database = try PostgresTestDatabase()
+            let database = try PostgresScratchDatabase(server: server)
             databases.append(database)
             return .postgres(url: database.url)
         }
-    }
-}
-
-/// A uniquely named database on the test server (`FAILSCOPE_TEST_POSTGRES_URL`), dropped by `drop()`.
-struct PostgresTestDatabase {
-    /// The server's URL, `nil` when none is given.
-    static var serverURL: String? {
-        guard let url = ProcessInfo.processInfo.environment["FAILSCOPE_TEST_POSTGRES_URL"], !url.isEmpty else {
-            return nil
-        }
-        return url
-    }
-
-    private static let reported = Mutex(false)
-
-    /// Prints, once a process, that the PostgreSQL passes are left out.
-    static func reportSkippingOnce() {
-        guard
-            !reported.withLock({
-                let was = $0; $0 = true; return was
-            })
-        else { return }
-        FileHandle.standardError.write(
-            Data(
-                "PostgreSQL passes of the store tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)\n"
-                    .utf8))
-    }
-
-    /// The database's URL (the server's, another database name).
-    let url: String
-    private let server: String
-    private let name: String
-
-    init() throws {
-        guard let server = Self.serverURL, var components = URLComponents(string: server) else {
-            throw XCTSkip("no PostgreSQL server")
-        }
-        self.server = server
-        name = "failscope_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try PostgresConnection(url: server, statementTimeoutMilliseconds: 30_000).execute("CREATE DATABASE \(name)")
-        components.path = "/" + name
-        url = components.string!
-    }
-
-    func drop() {
-        try? PostgresConnection(url: server, statementTimeoutMilliseconds: 30_000)
-            .execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 }
