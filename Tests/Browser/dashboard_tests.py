@@ -295,7 +295,8 @@ def a_running_run_updates_its_counts_without_a_reload(ctx):
 
 @test
 def missing_run_shows_an_error_state(ctx):
-    ctx.allowed_console.append(re.compile(r'/api/v1/runs/no-such-run(\?status=[^ ]*)? .*404'))  # the failing results first
+    # The failing results first, and the run's errors alongside.
+    ctx.allowed_console.append(re.compile(r'/api/v1/runs/no-such-run(\?status=[^ ]*|/errors)? .*404'))
     state = ctx.open('#/runs/no-such-run', 'run')
     equal(state, 'error', 'view state')
     text = ctx.driver.find_element(By.ID, 'view').text

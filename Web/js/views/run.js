@@ -9,7 +9,7 @@ import { STATUS_LABEL, count, dateTime, duration, fileLine, isFailing, passRate,
 import { countsBar, emptyState, fact, heading, passRateText, statusBadge, statusDot } from '../ui.js';
 import { NO_PAGE } from '../shapes.js';
 import { quarantinedBadge } from '../quarantine.js';
-import { runErrorsCard } from './run-errors.js';
+import { loadRunErrors, runErrorsCard } from './run-errors.js';
 
 const FAILURE_PAGE = 60;
 const ROW_PAGE = 200;
@@ -30,6 +30,9 @@ const LIVE_REFRESH_MS = 3000;
 
 export async function renderRun(context) {
   const { root, params: [runId], query, signal, replaceQuery } = context;
+  // The errors card is asked for alongside and drawn with the view, so it never moves the page once drawn
+  // (going back restores the reader's scroll position).
+  const errors = loadRunErrors(runId, signal);
   const detail = await api.run(runId, { signal, status: FAILING_STATUSES });
   performance.mark('failscope:data', { detail: { view: 'run' } });
   const { run, status, counts } = detail.summary;
@@ -107,7 +110,7 @@ export async function renderRun(context) {
   search.addEventListener('input', debounce(() => { state.q = search.value.trim(); state.failureBudget = FAILURE_PAGE; update(); }, 150));
   search.addEventListener('keydown', (event) => { if (event.key === 'Escape') { search.value = ''; state.q = ''; update(); } });
 
-  replaceChildren(root, header, summary, runErrorsCard(run.id, signal), toolbar, body);
+  replaceChildren(root, header, summary, runErrorsCard(await errors), toolbar, body);
   if (!run.finishedAt) followLiveRun(context, detail.summary, state);
   if (!counts.total) {
     replaceChildren(body, emptyState('No results in this run yet', run.finishedAt ? 'The run finished without any results.' : 'Results appear as the run uploads them.'));
