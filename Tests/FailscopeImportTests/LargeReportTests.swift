@@ -6,7 +6,7 @@ import XCTest
 /// A report large in bytes (the shape of jenkinsci/junit-plugin#467: one huge `<system-out>`) imports with
 /// exact counts, truncated output and memory that does not grow with the file.
 final class LargeReportTests: XCTestCase {
-    /// Writes the generator's shape (../shared/cases/issues/15_…gen.py): one case with `megabytes` of CDATA
+    /// Writes the shape of jenkinsci/junit-plugin#467's report: one case with `megabytes` of CDATA
     /// output, then `cases` small cases of which the middle one fails.
     private func writeReport(to path: String, megabytes: Int, cases: Int) throws {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))

@@ -2,7 +2,7 @@
 # `failscope import --dry-run` on two generated JUnit reports, versus Python's streaming
 # xml.etree.ElementTree.iterparse (clearing elements as it goes) counting the same tests and failures.
 #   huge: one test case with a SIZE_MB (default 256) <system-out> CDATA, then 5,000 cases (the shape of
-#         jenkinsci/junit-plugin#467; ../shared/cases/issues/15_…gen.py);
+#         jenkinsci/junit-plugin#467);
 #   many: CASES (default 200,000) test cases, 1 in 50 failing with a location, 1 in 100 retried.
 # Release build; wall seconds and peak RSS (GNU time) are medians over RUNS (default 3) runs.
 # Prints `BENCH|measure|ours|reference|ratio|goal` rows on stdout; everything else on stderr.
