@@ -30,16 +30,24 @@ final class PostgresReplicasTests: XCTestCase {
     /// answered 2xx as the spool uploader does (a refused connection, a timeout or a 5xx is tried again). One
     /// replica is killed once a third of the batches are acknowledged and started again on the same port while
     /// its uploaders retry. Then every sent result is stored exactly once, each run's counters match its rows,
-    /// and both replicas answer every read (run list, run details, flaky tests, pages) byte for byte the same.
+    /// both replicas answer every read (run list, run details, flaky tests, pages) byte for byte the same, and
+    /// both serve every screenshot: from a shared bucket when the S3 test server is there (`make test`), else
+    /// from a shared data folder.
     func testTwoReplicasOnOneDatabaseKeepEveryAcknowledgedResultOnceThroughAKill() throws {
         let databaseURL = try XCTUnwrap(database).url
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "failscope-replicas-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: data) }
-        // One data folder for both: the replicas share the artifact files (README, "More than one machine").
-        let arguments = ["--database", databaseURL, "--upload-token", uploadToken, "--threads", "4"]
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var arguments = ["--database", databaseURL, "--upload-token", uploadToken, "--threads", "4"]
+        // With the S3 server of `make test`, each replica has a data folder of its own, as on two machines, and
+        // they share a bucket; without it, they share one data folder's artifact files (README, "More than one
+        // machine").
+        let bucket = ProcessInfo.processInfo.environment["FAILSCOPE_TEST_S3_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        if let bucket { arguments += ["--artifacts", bucket + "/replicas-" + UUID().uuidString.lowercased()] }
+        let data = folder.appendingPathComponent("first")
+        let otherData = bucket == nil ? data : folder.appendingPathComponent("second")
         let first = try ServeProcess(data: data, arguments: arguments)
-        let second = try ServeProcess(data: data, arguments: arguments)
+        let second = try ServeProcess(data: otherData, arguments: arguments)
         let ports = [first.port, second.port]
         var restarted: ServeProcess?
         defer {
@@ -127,6 +135,15 @@ final class PostgresReplicasTests: XCTestCase {
             XCTAssertEqual(answers[0]?.status, 200, read)
             XCTAssertEqual(answers[1]?.status, 200, read)
             XCTAssertEqual(answers[0]?.body, answers[1]?.body, "both replicas answer \(read) the same")
+        }
+        // Every screenshot an uploader stored is served, the same bytes, by both replicas.
+        for uploader in 0..<uploaders {
+            let png = TestPNG.make(width: 4 + uploader, height: 3)
+            for replica in replicas {
+                let answer = replica.send("GET", "/artifacts/\(SHA256.hex(of: png)).png")
+                XCTAssertEqual(answer?.status, 200, "uploader \(uploader)'s screenshot")
+                XCTAssertEqual(answer?.body, Data(png), "uploader \(uploader)'s screenshot bytes")
+            }
         }
         let flaky = try XCTUnwrap(replicas[1].send("GET", "/api/v1/flaky?project=Shop&branch=main&page=CatalogPage"))
         XCTAssertTrue(
