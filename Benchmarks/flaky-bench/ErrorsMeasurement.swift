@@ -21,7 +21,7 @@ struct ErrorsMeasurement {
     /// "errors_p50 errors_p95 run_errors_p50 run_errors_p95 compare_p50 compare_p95 errors_listed".
     func measure(queries: Int) throws -> String {
         let encoder = WireCoding.encoder()
-        let query = FailscopeStore.ErrorQuery(project: "Shop", days: 14, now: generated.now)
+        let query = FailscopeStore.WindowQuery(project: "Shop", days: 14, limit: 50, now: generated.now)
         let runs = try store.runs(.init(project: "Shop", branch: "main", status: .failed, limit: 50)).runs
         let main = try store.runs(.init(project: "Shop", branch: "main", limit: 200)).runs
         guard !runs.isEmpty else { fail("no failed run on main") }

@@ -4,43 +4,16 @@ import Foundation
 /// Duration statistics (docs/durations.md): the store reads the window's passing durations in order and the
 /// percentiles are computed in Swift (`Percentile`), so both engines give the same numbers.
 extension FailscopeStore {
-    /// Filters of `durations(_:)` and `durationTrend(_:_:)`.
-    public struct DurationQuery: Sendable, Hashable {
-        public var project: String
-        public var branch: String?
-        /// Window length in whole UTC days ending today (1...365).
-        public var days: Int
-        /// 1...200: the length of each list.
-        public var limit: Int
-        public var now: Date
-
-        public init(project: String, branch: String? = nil, days: Int = 14, limit: Int = 20, now: Date = Date()) {
-            self.project = project
-            self.branch = branch
-            self.days = days
-            self.limit = limit
-            self.now = now
-        }
-
-        /// Milliseconds: 00:00 UTC of the window's first day.
-        func since() throws -> Int64 {
-            guard (1...365).contains(days) else { throw StoreError.invalid("days must be 1...365") }
-            guard (1...200).contains(limit) else { throw StoreError.invalid("limit must be 1...200") }
-            let day = Int64(86_400_000)
-            return (Timestamp.milliseconds(now) / day - Int64(days) + 1) * day
-        }
-    }
-
     /// The slowest tests of `query.project` by p95 in the window, and the tests whose p50 regressed
     /// (`DurationReport.Regression`).
     ///
     /// - Throws: `StoreError.invalid` for `days` or `limit` out of range, `.busy` / `.unavailable`.
-    public func durations(_ query: DurationQuery) throws -> DurationReport {
+    public func durations(_ query: WindowQuery) throws -> DurationReport {
         try read { try Self.durations($0, query) }
     }
 
     /// `durations(_:)` on connection `db` (the store's reader or `FlakyReader`'s).
-    static func durations(_ db: any SQLConnection, _ query: DurationQuery) throws -> DurationReport {
+    static func durations(_ db: any SQLConnection, _ query: WindowQuery) throws -> DurationReport {
         let since = try query.since()
         var filter = "project = ? AND ran_at >= ? AND status = 'passed' AND duration IS NOT NULL"
         var values: [any SQLBindable] = [query.project, since]
@@ -96,7 +69,7 @@ extension FailscopeStore {
 
     /// Test `testID`'s p50 and p95 per UTC day of the window (`query.project` is not used: the id names the
     /// test); `nil` when the test does not exist.
-    public func durationTrend(_ testID: String, _ query: DurationQuery) throws -> DurationTrend? {
+    public func durationTrend(_ testID: String, _ query: WindowQuery) throws -> DurationTrend? {
         let since = try query.since()
         guard TestIdentity.isValidID(testID) else { return nil }
         var filter = "test_id = ? AND ran_at >= ? AND status = 'passed' AND duration IS NOT NULL"
@@ -107,7 +80,7 @@ extension FailscopeStore {
         }
         return try read { db -> DurationTrend? in
             guard let test = try Self.testIdentity(db, testID) else { return nil }
-            let day = Int64(86_400_000)
+            let day = FlakySummaries.millisecondsPerDay
             var byDay: [Int64: [Double]] = [:]
             try db.forEachRow("SELECT ran_at, duration FROM results WHERE \(filter)", values) { row in
                 byDay[row.int64(0) / day, default: []].append(row.double(1))
@@ -128,7 +101,7 @@ extension FailscopeStore {
 
 extension FlakyReader {
     /// `FailscopeStore.durations(_:)` on this database, read-only (`failscope slowest --data`).
-    public func durations(_ query: FailscopeStore.DurationQuery) throws -> DurationReport {
+    public func durations(_ query: FailscopeStore.WindowQuery) throws -> DurationReport {
         try reading { try FailscopeStore.durations($0, query) }
     }
 }

@@ -5,26 +5,6 @@ import Foundation
 /// per project, and a run's failures read as problems with a verdict each (docs/flaky.md). Every statement
 /// runs unchanged on both engines.
 extension FailscopeStore {
-    /// Filters of `errors(_:)`.
-    public struct ErrorQuery: Sendable, Hashable {
-        public var project: String
-        public var branch: String?
-        /// Window length in whole UTC days ending today (1...365), as the flaky window.
-        public var days: Int
-        /// 1...200.
-        public var limit: Int
-        /// "Today" (tests pass a fixed date).
-        public var now: Date
-
-        public init(project: String, branch: String? = nil, days: Int = 14, limit: Int = 50, now: Date = Date()) {
-            self.project = project
-            self.branch = branch
-            self.days = days
-            self.limit = limit
-            self.now = now
-        }
-    }
-
     /// Stores `result`'s signature (once per distinct signature) and returns its id, `nil` when the result
     /// has none (`FailureSignature(of:)`). Part of the ingest transaction.
     static func storeSignature(_ db: any SQLConnection, of result: TestResult) throws -> String? {
@@ -39,11 +19,8 @@ extension FailscopeStore {
     /// then signature id; at most `limit`.
     ///
     /// - Throws: `StoreError.invalid` for `days` or `limit` out of range, `.busy` / `.unavailable`.
-    public func errors(_ query: ErrorQuery) throws -> ErrorList {
-        guard (1...365).contains(query.days) else { throw StoreError.invalid("days must be 1...365") }
-        guard (1...200).contains(query.limit) else { throw StoreError.invalid("limit must be 1...200") }
-        let day = Int64(86_400_000)
-        let since = (Timestamp.milliseconds(query.now) / day - Int64(query.days) + 1) * day
+    public func errors(_ query: WindowQuery) throws -> ErrorList {
+        let since = try query.since()
         var filter = "project = ? AND ran_at >= ? AND failure_signature IS NOT NULL"
         var values: [any SQLBindable] = [query.project, since]
         if let branch = query.branch {
@@ -93,7 +70,7 @@ extension FailscopeStore {
     }
 
     /// The oldest (or newest) result of the project (and branch) failing with signature `id`.
-    private static func sighting(_ db: any SQLConnection, of id: String, query: ErrorQuery, newest: Bool) throws
+    private static func sighting(_ db: any SQLConnection, of id: String, query: WindowQuery, newest: Bool) throws
         -> ErrorList.Sighting?
     {
         let order = newest ? "DESC" : "ASC"

@@ -26,7 +26,7 @@ enum SlowestCommand: Command {
     static func run(_ arguments: Arguments) async throws -> Int32 {
         let project = try arguments.required(Self.project)
         guard !project.isEmpty else { throw UsageError("--project must not be empty") }
-        var query = FailscopeStore.DurationQuery(project: project)
+        var query = FailscopeStore.WindowQuery(project: project)
         query.branch = try arguments.value(Self.branch).flatMap { $0.isEmpty ? nil : $0 }
         query.days = try arguments.required(Self.days)
         query.limit = try arguments.required(Self.limit)

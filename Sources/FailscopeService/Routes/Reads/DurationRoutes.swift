@@ -28,8 +28,8 @@ struct DurationRoutes: Sendable {
         return try APIResponse.json(trend)
     }
 
-    private static func query(_ request: Request, project: String) throws -> FailscopeStore.DurationQuery {
-        FailscopeStore.DurationQuery(
+    private static func query(_ request: Request, project: String) throws -> FailscopeStore.WindowQuery {
+        FailscopeStore.WindowQuery(
             project: project, branch: try request.filterValue("branch"),
             days: try request.queryInteger("days", default: 14, in: 1...365),
             limit: try request.queryInteger("limit", default: 20, in: 1...200))

@@ -16,7 +16,7 @@ struct ErrorRoutes: Sendable {
         guard let project = try request.filterValue("project") else {
             throw ServiceError.invalidParameter("project is required.")
         }
-        let query = FailscopeStore.ErrorQuery(
+        let query = FailscopeStore.WindowQuery(
             project: project, branch: try request.filterValue("branch"),
             days: try request.queryInteger("days", default: 14, in: 1...365),
             limit: try request.queryInteger("limit", default: 50, in: 1...200))
