@@ -35,7 +35,8 @@ struct ErrorsMeasurement {
             listed = list.errors.count
             let afterList = DispatchTime.now().uptimeNanoseconds
             guard let detail = try store.runDetail(run.run.id) else { fail("run \(run.run.id) vanished") }
-            let base = RunComparison.defaultBase(of: run.run.id, among: main.filter { $0.run.startedAt < run.run.startedAt })
+            let base = RunComparison.defaultBase(
+                of: run.run.id, among: main.filter { $0.run.startedAt < run.run.startedAt })
             _ = try encoder.encode(try store.runErrors(detail, base: base))
             let afterRunErrors = DispatchTime.now().uptimeNanoseconds
             guard let again = try store.runDetail(run.run.id) else { fail("run \(run.run.id) vanished") }

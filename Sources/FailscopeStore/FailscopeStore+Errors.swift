@@ -85,7 +85,9 @@ extension FailscopeStore {
             SELECT run_id, commit_sha, ran_at FROM results WHERE project = ? AND failure_signature = ?\(branch)
             ORDER BY ran_at \(order), run_id \(order) LIMIT 1
             """, values
-        ) { row in ErrorList.Sighting(runId: row.string(0), commit: row.optionalString(1), at: Timestamp.date(row.int64(2))) }
+        ) { row in
+            ErrorList.Sighting(runId: row.string(0), commit: row.optionalString(1), at: Timestamp.date(row.int64(2)))
+        }
     }
 
     /// A run's failed and errored results (`detail`, from `runDetail(_:)`) with their signatures and verdicts,
@@ -139,7 +141,8 @@ extension FailscopeStore {
                     """
                     SELECT 1 FROM results WHERE project = ? AND failure_signature = ? AND ran_at < ? AND run_id <> ?
                         AND branch IS NOT DISTINCT FROM ? LIMIT 1
-                    """, [run.project, id, Timestamp.milliseconds(earliest[id]!), runID, run.branch], row: { _ in true })
+                    """, [run.project, id, Timestamp.milliseconds(earliest[id]!), runID, run.branch], row: { _ in true }
+                )
                 if seen == nil { newErrors.insert(id) }
             }
             var contradicted: [String: Bool] = [:]
