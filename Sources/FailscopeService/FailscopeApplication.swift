@@ -74,6 +74,8 @@ public struct FailscopeApplication: Sendable {
             readers.get("/api/v1/runs/{runId}/errors", errors.runErrors)
             readers.get("/api/v1/errors", errors.errors)
             readers.get("/api/v1/durations", durations.durations)
+            readers.get("/api/v1/durations/actions", durations.actionDurations)
+            readers.get("/api/v1/durations/actions/trend", durations.actionTrend)
             readers.get("/api/v1/tests/{testId}/durations", durations.trend)
             readers.get("/api/v1/results/{resultId}", reads.resultDetail)
             readers.get("/api/v1/tests/{testId}/history", reads.testHistory)

@@ -1041,6 +1041,43 @@ def durations_view_lists_the_slowest_tests_and_draws_a_trend(ctx):
     assert_nothing_ran(ctx)
 
 
+@test
+def durations_view_lists_the_slowest_page_actions_and_draws_a_trend(ctx):
+    # Timed steps: a failing result's steps count but its last (cut short by the failure: tapLogin's 9 s); a
+    # passing result's last step ran to the test's end and counts. The hostile page and action are text.
+    started = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=3)
+    ctx.api.put_run({'id': 'action-durations', 'project': 'actions', 'branch': 'main', 'source': 'reporter',
+                     'startedAt': seed.iso(started)})
+    ctx.api.post_results('action-durations', [
+        {'suite': 'CatalogTests', 'name': 'testSearch', 'attempt': 1, 'status': 'passed', 'duration': 2,
+         'trail': [{'page': 'CatalogPage', 'duration': 0.1},
+                   {'page': 'CatalogPage', 'action': 'search(_:)', 'duration': 1.5}]},
+        {'suite': 'XSSTests', 'name': 'testTap', 'attempt': 1, 'status': 'failed', 'duration': 10,
+         'failures': [{'message': 'timed out', 'isError': False}],
+         'trail': [{'page': seed.HOSTILE_PAGE, 'action': 'tap(<i>x</i>)', 'duration': 0.75},
+                   {'page': 'LoginPage', 'action': 'tapLogin()', 'duration': 9}]},
+    ])
+    ctx.api.finish('action-durations', seed.iso(started + datetime.timedelta(seconds=30)))
+    report = ctx.api.get('/api/v1/durations/actions?project=actions')
+    expected = ['CatalogPage.search(_:)', seed.HOSTILE_PAGE + '.tap(<i>x</i>)']
+    equal([r['action']['page'] + '.' + r['action']['action'] for r in report['slowest']], expected, 'the API')
+
+    equal(ctx.open('#/durations?project=actions', 'durations'), 'ready', 'the durations view')
+    ctx.driver.find_element(By.CSS_SELECTOR, 'a.durations-of[data-of="actions"]').click()
+    rows = "return [...document.querySelectorAll('.slowest-table tbody tr[data-action]')].map(r => [...r.children].map(c => c.textContent))"
+    shown = wait_until(lambda: ctx.js(rows), message='the page actions')
+    equal(shown, [[expected[0], '1.5 s', '1.5 s', '1'], [expected[1], '750 ms', '750 ms', '1']], 'slowest actions by p95')
+    check('of=actions' in ctx.js('return location.hash'), 'the tab is in the URL')
+    ctx.driver.find_element(By.CSS_SELECTOR, '.slowest-table tbody tr:first-child a').click()
+    wait_until(lambda: ctx.js("return [...document.querySelectorAll('.chart-box')].some(b => b.dataset.chart === 'drawn')"),
+               message='the trend chart')
+    equal(ctx.js("return document.querySelector('.trend-subject').textContent"), expected[0], 'the trend is the action\'s')
+    equal(ctx.js("return [...document.querySelectorAll('.trend-table tbody tr td:last-child')].map(td => td.textContent)"),
+          ['1'], 'one day, one step')
+    ctx.shot('32-action-durations.png')
+    assert_nothing_ran(ctx)
+
+
 # MARK: Runner
 
 

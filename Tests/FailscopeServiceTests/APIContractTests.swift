@@ -212,8 +212,34 @@ final class APIContractTests: XCTestCase {
         assertConforms(
             try encoder.encode(
                 DurationReport(
-                    since: now, slowest: [], regressions: [.init(test: slowTest, previousP50: 0.5, recentP50: 0.9)])),
+                    since: now, slowest: [], regressions: [.init(subject: slowTest, previousP50: 0.5, recentP50: 0.9)])),
             to: .object(["$ref": .string("#/components/schemas/DurationReport")]), "DurationReport", &checker)
+        // Actions: the passing retries' tapLogin() steps; the failing attempts' (their last step) were cut short.
+        let actions = try assertDocumented(
+            await service.send(.GET, "/api/v1/durations/actions?project=Shop&days=7"), .GET,
+            "/api/v1/durations/actions", &checker
+        ).decode(ActionDurationReport.self)
+        XCTAssertEqual(actions.slowest.map(\.action.name), ["LoginPage.tapLogin()"])
+        XCTAssertEqual(actions.slowest.map(\.count), [2])
+        XCTAssertEqual(actions.slowest.map(\.p95), [0.25])
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/durations/actions"), .GET, "/api/v1/durations/actions", &checker)
+        let actionTrend = try assertDocumented(
+            await service.send(
+                .GET, "/api/v1/durations/actions/trend?project=Shop&page=LoginPage&action=tapLogin()&days=7"), .GET,
+            "/api/v1/durations/actions/trend", &checker
+        ).decode(ActionDurationTrend.self)
+        XCTAssertEqual(actionTrend.days.map(\.count).reduce(0, +), 2)
+        try assertDocumented(
+            await service.send(.GET, "/api/v1/durations/actions/trend?project=Shop&page=LoginPage"), .GET,
+            "/api/v1/durations/actions/trend", &checker)
+        assertConforms(
+            try encoder.encode(
+                ActionDurationReport(
+                    since: now, slowest: [],
+                    regressions: [.init(subject: actions.slowest[0].action, previousP50: 0.5, recentP50: 0.9)])),
+            to: .object(["$ref": .string("#/components/schemas/ActionDurationReport")]), "ActionDurationReport",
+            &checker)
         try assertDocumented(
             await service.send(.GET, "/api/v1/pages?project=Shop&days=7"), .GET, "/api/v1/pages", &checker)
         let flaky = try assertDocumented(

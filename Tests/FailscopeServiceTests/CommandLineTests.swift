@@ -145,6 +145,46 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try run(["slowest", "--data", data.path]).status, 64, "--project is required")
     }
 
+    /// `failscope slowest --actions --data`: the slowest page actions and a p50 regression, from timed trail steps.
+    func testSlowestActionsOnADataFolder() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("failscope-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let store = try FailscopeStore(directory: data)
+        for index in 0..<20 {
+            try store.putRun(
+                Run(
+                    id: "a\(index)", project: "Shop", branch: "main",
+                    startedAt: Date().addingTimeInterval(Double(index - 30) * 60)))
+            try store.addResults(
+                ResultBatch(results: [
+                    TestResult(
+                        suite: "CatalogTests", name: "testSearch", status: .failed,
+                        trail: [
+                            TrailStep(page: "CatalogPage", action: "search(_:)", duration: index < 10 ? 1 : 2),
+                            TrailStep(page: "CatalogPage", action: "open(_:)", duration: 30),
+                        ])
+                ]), toRun: "a\(index)")
+        }
+        store.close()
+        let table = try run(["slowest", "--actions", "--project", "Shop", "--data", data.path])
+        XCTAssertEqual(table.status, 0, table.error)
+        let lines = table.output.split(separator: "\n").map(String.init)
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("Slowest page actions since ") && $0.hasSuffix(": 1") }, table.output)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("ACTION") && $0.hasSuffix("STEPS") }, table.output)
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("CatalogPage.search(_:)") && $0.contains(" 1.00 ") && $0.contains(" 2.00 ") },
+            table.output)
+        XCTAssertTrue(
+            lines.contains { $0.contains("CatalogPage.search(_:)") && $0.hasSuffix("1.00 s → 2.00 s") }, table.output)
+        let json = try run(["slowest", "--actions", "--project", "Shop", "--data", data.path, "--json"])
+        let report = try WireCoding.decoder().decode(ActionDurationReport.self, from: Data(json.output.utf8))
+        // open(_:) is each failing result's last step: cut short by the failure, not counted.
+        XCTAssertEqual(report.slowest.map(\.action.name), ["CatalogPage.search(_:)"])
+        XCTAssertEqual(report.slowest.map(\.count), [20])
+        XCTAssertEqual(report.regressions.map(\.recentP50), [2])
+    }
+
     /// Bidi controls and invisible characters in test-controlled text are shown as `<U+…>` in `runs` and
     /// `flaky`: a zero-width space cannot make `ma\u{200B}in` pass for `main`, nor U+202E reverse a commit.
     func testRunsAndFlakyShowInvisibleAndBidiCharacters() throws {

@@ -119,6 +119,9 @@ export const api = {
   durations: (query, options) => getJSON('/api/v1/durations' + queryString(query), options),
   durationTrend: (testId, query, options) =>
     getJSON('/api/v1/tests/' + encodeURIComponent(testId) + '/durations' + queryString(query), options),
+  actionDurations: (query, options) => getJSON('/api/v1/durations/actions' + queryString(query), options),
+  /** query: project, page, action, branch, days */
+  actionDurationTrend: (query, options) => getJSON('/api/v1/durations/actions/trend' + queryString(query), options),
 };
 
 export function queryString(query) {

@@ -7,7 +7,7 @@
 //   #/pages?days=  #/pages/{page}      pages ranked by failures and flaky tests; a page's flaky tests
 //   #/quarantine?project=&state=       quarantined tests, their audit logs, the commands that lift them
 //   #/errors?project=&branch=&days=    unique errors ranked by affected tests and runs
-//   #/durations?project=&branch=&days= slowest tests, duration regressions, a test's p50/p95 trend
+//   #/durations?project=&branch=&days=&of=actions  slowest tests or page actions, duration regressions, a p50/p95 trend
 import { replaceChildren } from './dom.js';
 import { errorState, loadingState } from './ui.js';
 import { renderRuns } from './views/runs.js';

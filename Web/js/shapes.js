@@ -120,6 +120,22 @@
  * @property {TestHistory["test"]} test
  * @property {{day: string, results: number, p50: number, p95: number}[]} days  UTC days with a passing result, oldest first
  *
+ * @typedef {object} PageAction  a page object's type name and method: {page: 'CatalogPage', action: 'search(_:)'}
+ * @property {string} page
+ * @property {string} action
+ *
+ * @typedef {object} ActionDurationReport  GET /api/v1/durations/actions?project=&branch=&days=&limit=  DurationReport's
+ *   shape for page actions: seconds of timed trail steps (failing results and traced runs; the step a failure cut
+ *   short left out), `action` for `test`, `steps` for `results` (docs/durations.md)
+ * @property {string} since  ISO 8601
+ * @property {{action: PageAction, steps: number, p50: number, p95: number}[]} slowest  by p95, slowest first
+ * @property {{action: PageAction, previousP50: number, recentP50: number}[]} regressions  p50 of the newest 10 steps
+ *   ≥ 1.2 × and ≥ 0.1 s above the p50 of the 10 before; largest change first
+ *
+ * @typedef {object} ActionDurationTrend  GET /api/v1/durations/actions/trend?project=&page=&action=&branch=&days=
+ * @property {PageAction} action
+ * @property {{day: string, steps: number, p50: number, p95: number}[]} days  UTC days with a timed step, oldest first
+ *
  * @typedef {object} Failure  an assertion failure or a thrown error (isError)
  * @property {string} message
  * @property {SourceLocation} [location]  the failure location: where XCTest recorded the failure
