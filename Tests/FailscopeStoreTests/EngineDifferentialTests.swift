@@ -10,7 +10,8 @@ import XCTest
 /// whose branch, commit or start changes later, garbage collection in between) is ingested into an SQLite
 /// store and a PostgreSQL store, then every read is asked of both and the JSON answers compared: run lists
 /// page by page, run details, run comparisons, result details, test histories page by page, pages, flaky
-/// tests (with broken tests) and flaky pages under several filters, and what each gc reported.
+/// tests (with broken tests) and flaky pages under several filters, the durations of tests and page actions,
+/// and what each gc reported.
 ///
 /// Result ids are the one thing allowed to differ (each engine numbers its rows; SQLite may reuse the ids of
 /// deleted rows): answers are compared with every result id replaced by the result's (run, key), and a
@@ -86,8 +87,14 @@ final class EngineDifferentialTests: XCTestCase {
                                     message: "Timed out: \(test.name)", page: page, action: "tap()", callSite: callSite)
                             ]
                             : [],
+                        // Timed steps (seconds from the run and the line: no draw, so the history is as before).
                         trail: page.map {
-                            [TrailStep(page: "LaunchPage"), TrailStep(page: $0, action: "tap()", callSite: callSite)]
+                            [
+                                TrailStep(page: "LaunchPage", duration: Double((step + line) % 4) / 10),
+                                TrailStep(
+                                    page: $0, action: "tap()", callSite: callSite,
+                                    duration: Double((step * 7 + line) % 40) / 10),
+                            ]
                         }
                             ?? [],
                         artifacts: failing && chance(50)
@@ -141,6 +148,9 @@ final class EngineDifferentialTests: XCTestCase {
         XCTAssertFalse(try sqlite.flakyPages(.init(days: 30, now: now)).pages.isEmpty)
         let answers = try stores.map { try Answers(store: $0, now: now, projects: ["Shop", "Bank"]) }
         XCTAssertGreaterThan(answers[0].count, 200, "answers compared")
+        let actions = try sqlite.actionDurations(.init(project: "Shop", days: 30, now: now))
+        XCTAssertEqual(actions.slowest.map(\.action.page).sorted(), ["CartPage", "CatalogPage", "LoginPage"])
+        XCTAssertFalse(actions.regressions.isEmpty, "the history has an action that became slower")
         XCTAssertEqual(answers[0].keys, answers[1].keys)
         for key in answers[0].keys.sorted() where answers[0][key] != answers[1][key] {
             XCTFail("\(key) differs:\nSQLite:     \(answers[0][key] ?? "-")\nPostgreSQL: \(answers[1][key] ?? "-")")
@@ -207,6 +217,7 @@ private struct Answers {
                 cursor = history.nextCursor
                 page += 1
             } while cursor != nil
+            try record("duration trend \(testID)", store.durationTrend(testID, .init(project: "", days: 30, now: now)))
         }
         for project in projects + [nil] {
             for branch in ["main", "feature/x", nil] {
@@ -222,6 +233,16 @@ private struct Answers {
                     let query = FailscopeStore.FlakyQuery(
                         project: project, branch: branch, days: 30, page: page, now: now)
                     try record("flaky \(label) on \(page)", store.flakyTests(query))
+                }
+                if let project {
+                    let window = FailscopeStore.WindowQuery(project: project, branch: branch, days: 30, now: now)
+                    try record("durations \(label)", store.durations(window))
+                    try record("action durations \(label)", store.actionDurations(window))
+                    for page in ["LoginPage", "CatalogPage", "CartPage"] {
+                        try record(
+                            "action trend \(label) \(page)",
+                            store.actionDurationTrend(PageAction(page: page, action: "tap()"), window))
+                    }
                 }
             }
         }
