@@ -69,6 +69,7 @@ final class OperationsRouteTests: XCTestCase {
             "/api/v1/webhooks/{webhookId}/deliveries": ["get"],
             "/api/v1/errors": ["get"], "/api/v1/runs/{runId}/errors": ["get"],
             "/api/v1/durations": ["get"], "/api/v1/tests/{testId}/durations": ["get"],
+            "/api/v1/durations/actions": ["get"], "/api/v1/durations/actions/trend": ["get"],
             "/artifacts/{sha256}.png": ["get"], "/artifacts/{sha256}.json": ["get"],
         ]
         XCTAssertEqual(Set(paths.keys), Set(expected.keys))
