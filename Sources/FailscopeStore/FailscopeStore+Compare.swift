@@ -1,30 +1,44 @@
 import FailscopeModel
 import Foundation
+import Synchronization
 
 /// Run comparisons (`RunComparison`, `GET /api/v1/runs/{runId}/compare`): the rules read each run's results as
 /// lean rows (`RunComparison.Attempt`, one index range of `results` per run), and only the results the lists
 /// hold are then read in full. Every statement runs unchanged on both engines.
 extension FailscopeStore {
-    /// `run` compared with `base` (`nil`: no base, every failure is new), both read in one transaction.
+    /// `run` compared with `base` (`nil`: no base, every failure is new). The two runs are read side by side, each
+    /// in a read of its own (its lean rows, then its listed results in another): a result deleted in between (by
+    /// retention) is left out of the lists.
     ///
     /// - Throws: `StoreError.busy` / `.unavailable`.
     public func runComparison(_ run: RunSummary, base: RunSummary?) throws -> RunComparison {
-        try read { db in
-            let runs =
-                [(run.run.id, try Self.attempts(db, runID: run.run.id))]
-                + (try base.map { [($0.run.id, try Self.attempts(db, runID: $0.run.id))] } ?? [])
-            return try RunComparison(
-                run: run, attempts: runs[0].1, base: base, baseAttempts: runs.count > 1 ? runs[1].1 : []
-            ) { ids in
-                let listed = Set(ids)
-                var found: [Int: ResultSummary] = [:]
-                for (runID, attempts) in runs {
-                    let ofRun = attempts.map(\.id).filter(listed.contains)
-                    found.merge(try Self.resultSummaries(db, runID: runID, ids: ofRun)) { first, _ in first }
-                }
-                return found
+        let runIDs = [run.run.id] + (base.map { [$0.run.id] } ?? [])
+        let attempts = try Self.sideBySide(runIDs) { runID in try self.read { try Self.attempts($0, runID: runID) } }
+        return try RunComparison(
+            run: run, attempts: attempts[0], base: base, baseAttempts: attempts.count > 1 ? attempts[1] : []
+        ) { ids in
+            let listed = Set(ids)
+            let ofRuns = zip(runIDs, attempts).map { runID, rows in (runID, rows.map(\.id).filter(listed.contains)) }
+            let found = try Self.sideBySide(ofRuns) { runID, ids in
+                try self.read { try Self.resultSummaries($0, runID: runID, ids: ids) }
             }
+            return found.reduce(into: [:]) { all, ofRun in all.merge(ofRun) { first, _ in first } }
         }
+    }
+
+    /// `body` of each of `items`, side by side on as many cores as there are (`DispatchQueue.concurrentPerform`),
+    /// in `items`' order.
+    ///
+    /// - Throws: the error of the first item whose `body` threw.
+    private static func sideBySide<Item: Sendable, Value: Sendable>(
+        _ items: [Item], _ body: @Sendable (Item) throws -> Value
+    ) throws -> [Value] {
+        let values = Mutex<[Int: Result<Value, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            let value = Result { try body(items[index]) }
+            values.withLock { $0[index] = value }
+        }
+        return try values.withLock { stored in try items.indices.map { try stored[$0]!.get() } }
     }
 
     /// The results of run `runID` as the comparison rules read them; `quarantined` only for a failed or errored
