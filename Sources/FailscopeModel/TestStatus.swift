@@ -22,6 +22,9 @@ public enum TestStatus: String, Codable, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// The statuses whose outcome is a failure: `failed` and `error`.
+    public static let failing: Set<TestStatus> = Set(allCases.filter { $0.outcome == .fail })
+
     /// The two outcomes that flaky analysis compares.
     public enum Outcome: String, Sendable, Hashable {
         case pass, fail

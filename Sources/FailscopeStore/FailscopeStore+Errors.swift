@@ -90,8 +90,9 @@ extension FailscopeStore {
         }
     }
 
-    /// A run's failed and errored results (`detail`, from `runDetail(_:)`) with their signatures and verdicts,
-    /// its new errors and its failures grouped by signature and by screenshot.
+    /// A run's failed and errored results (`detail`, from `runDetail(_:statuses:)`: only its failed and errored
+    /// results are read, so `TestStatus.failing` is enough) with their signatures and verdicts, its new errors and
+    /// its failures grouped by signature and by screenshot.
     ///
     /// `base` is the run regressions are judged against (the caller picks it, by `RunComparison.defaultBase`);
     /// only its results' outcomes are read.

@@ -206,7 +206,9 @@ private struct Answers {
             }
         }
         for (run, base) in zip(details, details.dropFirst()) {
-            try record("compare \(run.summary.run.id) \(base.summary.run.id)", RunComparison(run: run, base: base))
+            let comparison = try store.runComparison(run.summary, base: base.summary)
+            XCTAssertEqual(comparison, RunComparison(run: run, base: base), "the lean rows say what the details say")
+            try record("compare \(run.summary.run.id) \(base.summary.run.id)", comparison)
         }
         for testID in testIDs.sorted() {
             var cursor: String?

@@ -120,6 +120,12 @@ final class ErrorsTests: StoreTestCase {
         XCTAssertEqual(second.bySignature, [])
         XCTAssertEqual(second.byScreenshot, [])
 
+        // The run's failing results alone say the same (the service reads only those).
+        XCTAssertEqual(
+            try store.runErrors(
+                XCTUnwrap(try store.runDetail("run-2", statuses: TestStatus.failing)),
+                base: try store.runSummary("run-1")), second)
+
         // On dev the timeout was never seen before: new there, though main knows it.
         let third = try store.runErrors(XCTUnwrap(try store.runDetail("run-3")), base: try store.runSummary("run-2"))
         XCTAssertEqual(third.failures.map(\.verdict), [.new])

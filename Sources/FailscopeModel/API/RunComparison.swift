@@ -37,46 +37,79 @@ public struct RunComparison: Codable, Sendable, Hashable {
 
     public static let durationChangeLimit = 10
 
+    /// The comparison of two run details (`GET /api/v1/runs/{runId}`): their results as `Attempt`s, the lists'
+    /// entries taken from the details.
     public init(run: RunDetail, base: RunDetail?) {
-        let now = Self.outcomes(of: run)
-        let before = base.map(Self.outcomes(of:)) ?? Outcomes()
-        self.run = run.summary
-        self.base = base?.summary
-        newFailures = now.order.compactMap { key in
+        let results = [run.results, base?.results ?? []].joined()
+        let byID = Dictionary(results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(
+            run: run.summary, attempts: run.results.map(Attempt.init), base: base?.summary,
+            baseAttempts: base?.results.map(Attempt.init) ?? [], summaries: { _ in byID })
+    }
+
+    /// The comparison of `run` against `base` (`nil`: none) from each run's results as `Attempt`s, in any order
+    /// (`baseAttempts` empty without a base). The rules read only the attempts; `summaries` is then asked once,
+    /// with the ids of the attempts the lists hold (ascending), for their `ResultSummary` by id; an id it does not
+    /// answer is left out of the lists.
+    public init(
+        run: RunSummary, attempts: [Attempt], base: RunSummary?, baseAttempts: [Attempt],
+        summaries: ([Int]) throws -> [Int: ResultSummary]
+    ) rethrows {
+        let now = Outcomes(attempts)
+        let before = Outcomes(baseAttempts)
+        let newFailures = now.order.compactMap { key -> Attempt? in
             guard let last = now.last[key], last.status.outcome == .fail, !last.quarantined else { return nil }
             return before.last[key]?.status.outcome == .fail ? nil : last
         }
-        stillFailing = now.order.compactMap { key in
+        let stillFailing = now.order.compactMap { key -> Attempt? in
             guard let last = now.last[key], last.status.outcome == .fail, !last.quarantined,
                 before.last[key]?.status.outcome == .fail
             else { return nil }
             return last
         }
-        quarantined = now.order.compactMap { key in
+        let quarantined = now.order.compactMap { key -> Attempt? in
             guard let last = now.last[key], last.status.outcome == .fail, last.quarantined else { return nil }
             return last
         }
-        fixed = now.order.compactMap { key in
+        let fixed = now.order.compactMap { key -> Attempt? in
             guard let last = now.last[key], last.status.outcome == .pass, before.last[key]?.status.outcome == .fail
             else { return nil }
             return last
         }
-        flaky = now.order.compactMap { key in
+        let flaky = now.order.compactMap { key -> Attempt? in
             guard let last = now.last[key], last.status.outcome == .pass, now.failedAttempt.contains(key) else {
                 return nil
             }
             return last
         }
-        newTests = base == nil ? [] : now.order.filter { before.last[$0] == nil }.compactMap { now.last[$0] }
-        removedTests = before.order.filter { now.last[$0] == nil }.compactMap { before.last[$0] }
-        durationChanges = now.order.compactMap { key -> DurationChange? in
+        let newTests = base == nil ? [] : now.order.filter { before.last[$0] == nil }.compactMap { now.last[$0] }
+        let removedTests = before.order.filter { now.last[$0] == nil }.compactMap { before.last[$0] }
+        let durationChanges = now.order.compactMap { key -> (last: Attempt, baseDuration: Double, duration: Double)? in
             guard let last = now.last[key], let previous = before.last[key], last.status.outcome == .pass,
                 previous.status.outcome == .pass, let duration = last.duration, let baseDuration = previous.duration,
                 abs(duration - baseDuration) >= 0.1, abs(duration - baseDuration) >= 0.2 * baseDuration
             else { return nil }
-            return DurationChange(result: last, baseDuration: baseDuration, duration: duration)
+            return (last, baseDuration, duration)
         }.sorted { abs($0.duration - $0.baseDuration) > abs($1.duration - $1.baseDuration) }
-            .prefix(Self.durationChangeLimit).map { $0 }
+            .prefix(Self.durationChangeLimit)
+        let lists = [newFailures, fixed, stillFailing, quarantined, flaky, newTests, removedTests]
+        let listed = Set(lists.joined().map(\.id)).union(durationChanges.map(\.last.id))
+        let found = try summaries(listed.sorted())
+        let resolve = { (attempts: [Attempt]) in attempts.compactMap { found[$0.id] } }
+        self.run = run
+        self.base = base
+        self.newFailures = resolve(newFailures)
+        self.fixed = resolve(fixed)
+        self.stillFailing = resolve(stillFailing)
+        self.quarantined = resolve(quarantined)
+        self.flaky = resolve(flaky)
+        self.newTests = resolve(newTests)
+        self.removedTests = resolve(removedTests)
+        self.durationChanges = durationChanges.compactMap { change in
+            found[change.last.id].map {
+                DurationChange(result: $0, baseDuration: change.baseDuration, duration: change.duration)
+            }
+        }
     }
 
     /// The default base of run `runID` among `candidates` (runs of the base branch, newest first, as
@@ -96,26 +129,61 @@ public struct RunComparison: Codable, Sendable, Hashable {
         return (commit.flatMap { commit in pool.first { $0.run.commit == commit } }) ?? pool.first
     }
 
-    /// Each test's last attempt, and which tests had a failed attempt, in first-seen order.
-    private struct Outcomes {
-        var order: [String] = []
-        var last: [String: ResultSummary] = [:]
-        var failedAttempt: Set<String> = []
+    /// One result as the rules read it: the `ResultSummary` fields they judge by.
+    public struct Attempt: Sendable, Hashable {
+        public var id: Int
+        public var testId: String
+        public var device: String?
+        public var attempt: Int
+        public var status: TestStatus
+        /// Seconds; `nil` when unknown.
+        public var duration: Double?
+        /// `ResultSummary.quarantined`; the rules read it only for a failed or errored attempt.
+        public var quarantined: Bool
+
+        public init(
+            id: Int, testId: String, device: String?, attempt: Int, status: TestStatus, duration: Double?,
+            quarantined: Bool
+        ) {
+            self.id = id
+            self.testId = testId
+            self.device = device
+            self.attempt = attempt
+            self.status = status
+            self.duration = duration
+            self.quarantined = quarantined
+        }
+
+        public init(_ result: ResultSummary) {
+            self.init(
+                id: result.id, testId: result.testId, device: result.device, attempt: result.attempt,
+                status: result.status, duration: result.duration, quarantined: result.quarantined)
+        }
     }
 
-    private static func outcomes(of detail: RunDetail) -> Outcomes {
-        var outcomes = Outcomes()
-        let results = detail.pages.flatMap(\.callSites).flatMap(\.results).sorted { $0.id < $1.id }
-        for result in results {
-            let key = result.testId + "\u{1F}" + (result.device ?? "")
-            if let previous = outcomes.last[key] {
-                if result.attempt >= previous.attempt { outcomes.last[key] = result }
-            } else {
-                outcomes.order.append(key)
-                outcomes.last[key] = result
+    /// Each test's last attempt (the highest; the latest result among equal ones), and which tests had a failed
+    /// attempt, in first-seen order (by result id).
+    private struct Outcomes {
+        var order: [String] = []
+        var last: [String: Attempt] = [:]
+        var failedAttempt: Set<String> = []
+
+        init(_ attempts: [Attempt]) {
+            for result in attempts.sorted(by: { $0.id < $1.id }) {
+                let key = result.testId + "\u{1F}" + (result.device ?? "")
+                if let previous = last[key] {
+                    if result.attempt >= previous.attempt { last[key] = result }
+                } else {
+                    order.append(key)
+                    last[key] = result
+                }
+                if result.status.outcome == .fail { failedAttempt.insert(key) }
             }
-            if result.status.outcome == .fail { outcomes.failedAttempt.insert(key) }
         }
-        return outcomes
     }
+}
+
+extension RunDetail {
+    /// Every result of the run, in no particular order.
+    fileprivate var results: [ResultSummary] { pages.flatMap(\.callSites).flatMap(\.results) }
 }

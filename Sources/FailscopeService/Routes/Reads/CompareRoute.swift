@@ -7,7 +7,8 @@ import HTTPRouting
 ///
 /// The base is `?base=<runId>`, else the default base (`RunComparison.defaultBase`) among the runs of the run's
 /// project on `?baseBranch=<name>` (default `main`), preferring the run of `?baseCommit=<sha>` (a merge base) when
-/// there is one. No such run: `base` is absent and every failure is new.
+/// there is one. No such run: `base` is absent and every failure is new. The store reads the two runs' results
+/// as lean rows and only the listed results in full (`FailscopeStore.runComparison`).
 ///
 /// Errors: 404 `run_not_found` (the run), 404 `base_not_found` (`?base=`), 400 `invalid_parameter` for `base`
 /// together with `baseBranch` or `baseCommit`, or a parameter given twice.
@@ -25,40 +26,30 @@ struct CompareRoute: Sendable {
         if baseID != nil && (baseBranch != nil || baseCommit != nil) {
             throw ServiceError.invalidParameter("Give base, or baseBranch and baseCommit, not both.")
         }
-        guard let run = try store.runDetail(runID) else {
+        guard let run = try store.runSummary(runID) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
         }
-        var base: RunDetail?
+        var base: RunSummary?
         if let baseID {
-            guard let detail = try store.runDetail(baseID) else {
+            guard let summary = try store.runSummary(baseID) else {
                 throw ServiceError.notFound("The base run", code: "base_not_found")
             }
-            base = detail
+            base = summary
         } else {
             base = try Self.defaultBase(of: run, store: store, branch: baseBranch, commit: baseCommit)
         }
-        return try APIResponse.json(RunComparison(run: run, base: base))
+        return APIResponse.json(bytes: WireJSONWriter.encode(try store.runComparison(run, base: base)))
     }
 
     /// The default base of `run` (`RunComparison.defaultBase`) among the newest runs of its project on `branch`
     /// (default `main`), preferring the run of `commit`; `nil` when there is none.
-    static func defaultBase(of run: RunDetail, store: FailscopeStore, branch: String?, commit: String?) throws
-        -> RunDetail?
-    {
-        guard let chosen = try defaultBaseSummary(of: run, store: store, branch: branch, commit: commit) else {
-            return nil
-        }
-        return try store.runDetail(chosen.run.id)
-    }
-
-    /// The summary of `defaultBase(of:store:branch:commit:)`'s run.
-    static func defaultBaseSummary(of run: RunDetail, store: FailscopeStore, branch: String?, commit: String?) throws
+    static func defaultBase(of run: RunSummary, store: FailscopeStore, branch: String?, commit: String?) throws
         -> RunSummary?
     {
         let candidates = try ServiceError.wrapping(fromQuery: true) {
-            try store.runs(.init(project: run.summary.run.project, branch: branch ?? "main", limit: candidateLimit))
+            try store.runs(.init(project: run.run.project, branch: branch ?? "main", limit: candidateLimit))
         }
         return RunComparison.defaultBase(
-            of: run.summary.run.id, among: candidates.runs, preferringCommit: commit, device: run.summary.run.device)
+            of: run.run.id, among: candidates.runs, preferringCommit: commit, device: run.run.device)
     }
 }

@@ -27,10 +27,10 @@ struct ErrorRoutes: Sendable {
         let runID = try request.parameter("runId")
         let baseBranch = try request.filterValue("baseBranch")
         let baseCommit = try request.filterValue("baseCommit")
-        guard let run = try store.runDetail(runID) else {
+        guard let run = try store.runDetail(runID, statuses: TestStatus.failing) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
         }
-        let base = try CompareRoute.defaultBaseSummary(of: run, store: store, branch: baseBranch, commit: baseCommit)
+        let base = try CompareRoute.defaultBase(of: run.summary, store: store, branch: baseBranch, commit: baseCommit)
         return try APIResponse.json(try store.runErrors(run, base: base))
     }
 }

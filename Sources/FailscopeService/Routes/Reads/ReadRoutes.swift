@@ -42,7 +42,7 @@ struct ReadRoutes: Sendable {
         guard let detail = try store.runDetail(runID, statuses: statuses) else {
             throw ServiceError(.notFound, code: "run_not_found", message: "The run does not exist.")
         }
-        return APIResponse.json(bytes: RunDetailJSON.encode(detail))
+        return APIResponse.json(bytes: WireJSONWriter.encode(detail))
     }
 
     func resultDetail(_ request: Request) throws -> Response {
