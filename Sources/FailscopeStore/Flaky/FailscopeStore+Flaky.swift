@@ -217,11 +217,16 @@ struct FlakyWindow {
     var deviceKey: String { device ?? FlakySummaries.allDevices }
 }
 extension FailscopeStore {
-    /// Recomputes every flaky summary table from `results` in one transaction (after a bulk load that
-    /// bypassed `addResults`, or as a repair), with the statements of
-    /// `Migrations/sqlite/flaky_summaries.sql`.
+    /// Recomputes every flaky summary table from `results` (after a bulk load that bypassed `addResults`,
+    /// or as a repair), with the statements of the engine's `flaky_summaries.sql`: on SQLite in one
+    /// transaction, on PostgreSQL a bounded group of tests or days a transaction
+    /// (`FlakySummaries.rebuildAll`), so no statement meets the statement timeout however large the store.
     public func rebuildFlakySummaries() throws {
-        try write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+        switch engine {
+        case .sqlite: try write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+        case .postgres(let database):
+            try storing { try database.pool.withConnection { try FlakySummaries.rebuildAll($0) } }
+        }
     }
 
     /// Every row of every flaky summary table, by table name, each table sorted by all its columns: what
