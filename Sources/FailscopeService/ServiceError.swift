@@ -77,6 +77,11 @@ struct ServiceError: HTTPError {
             self.init(
                 .serviceUnavailable, code: "busy", message: "The database is busy; retry shortly.",
                 headers: ["Retry-After": "1"])
+        case .timedOut:
+            self.init(
+                .serviceUnavailable, code: "database_timeout",
+                message: "The database took longer than its limit for one statement; retry shortly.",
+                headers: ["Retry-After": "5"])
         case .unavailable:
             self.init(
                 .serviceUnavailable, code: "database_unavailable",

@@ -1,3 +1,4 @@
+import FailscopeModel
 import Foundation
 
 extension FailscopeStore {
@@ -49,16 +50,31 @@ extension FailscopeStore {
         ("quarantine_changes", "id, entry_id, action, role, actor, why, changed_at"),
     ]
 
+    /// Rows a statement of `copy` inserts: one JSON array, a few hundred kilobytes.
+    static let copyRowsPerStatement = 2_000
+
+    /// The statement timeout of `copy`'s connection. Its statements are bounded (a chunk of rows, a group of
+    /// the summaries' rebuild) and take seconds; the limit only ends one that waits on something else (a lock
+    /// held by a running service) far longer than that, instead of hanging.
+    static let copyStatementTimeoutMilliseconds = 600_000
+
     /// Carries a whole SQLite store's rows (runs, tests, results and their details, artifact references, the
     /// quarantine and its audit log)
     /// into a migrated PostgreSQL database, then computes its flaky summaries there and moves its key
     /// sequences past the copied keys. Idempotent and resumable: a row the target already has (by its
     /// primary key) is left alone, so running it again after an interruption finishes the copy. The
-    /// artifact files themselves stay where they are. `progress` gets (table, rows read, rows in the table)
-    /// every 1,000 rows and at each table's end.
+    /// artifact files themselves stay where they are.
+    ///
+    /// Rows travel ``copyRowsPerStatement`` at a time as one JSON array of objects that PostgreSQL turns
+    /// into rows of the table's own type (`json_populate_recordset`), each chunk committed by itself; the
+    /// summaries are rebuilt once at the end, a bounded group of tests or days a transaction
+    /// (`FlakySummaries.rebuildAll`), after `ANALYZE` of the copied tables. No step's work grows with the store.
+    /// `progress` gets (table, rows read, rows in the table) after each chunk and at each table's end, and
+    /// (``summaryProgressName``, groups done, groups) during the rebuild.
     ///
     /// - Throws: `StoreError.invalid` unless the source is SQLite and the target PostgreSQL,
-    ///   `StoreError.unavailable` when either cannot be reached, `MigrationError` when either is refused.
+    ///   `StoreError.unavailable` when either cannot be reached, `StoreError.timedOut` when a statement
+    ///   outlives ``copyStatementTimeoutMilliseconds``, `MigrationError` when either is refused.
     public static func copy(
         from source: DatabaseLocation, to target: DatabaseLocation,
         progress: (_ table: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
@@ -72,41 +88,12 @@ extension FailscopeStore {
         defer { pool.close() }
         // The source must be this binary's schema (a newer one is refused, an older one migrated first).
         _ = try SQLiteError.translating { try pool.write { try Migrator(migrations: Migration.embedded).migrate($0) } }
-        let database = try PostgresDatabase(url: url, maximumConnectionCount: 1)
+        let database = try PostgresDatabase(
+            url: url, maximumConnectionCount: 1, statementTimeoutMilliseconds: copyStatementTimeoutMilliseconds)
         defer { database.close() }
         var report = CopyReport()
         for table in copiedTables {
-            let count = try SQLiteError.translating {
-                try pool.read { try $0.scalar("SELECT count(*) FROM \(table.name)").int ?? 0 }
-            }
-            let placeholders = (1...table.columns.split(separator: ",").count).map { "$\($0)" }.joined(separator: ", ")
-            let insert = """
-                INSERT INTO \(table.name) (\(table.columns)) OVERRIDING SYSTEM VALUE VALUES (\(placeholders))
-                ON CONFLICT DO NOTHING
-                """
-            var read = 0
-            var stored = 0
-            var batch: [[SQLValue]] = []
-            func flush() throws {
-                let rows = batch
-                batch.removeAll(keepingCapacity: true)
-                stored += try database.pool.transaction { connection in
-                    try rows.reduce(0) { total, row in total + (try connection.query(insert, row).changes) }
-                }
-                progress(table.name, read, count)
-            }
-            try SQLiteError.translating {
-                try pool.read { db in
-                    try db.withStatement("SELECT \(table.columns) FROM \(table.name)") { row in
-                        while try row.step() {
-                            batch.append((0..<row.columnCount).map { row.value($0) })
-                            read += 1
-                            if batch.count == 1_000 { try flush() }
-                        }
-                    }
-                }
-            }
-            try flush()
+            let (read, stored) = try copyRows(of: table, from: pool, to: database.pool, progress: progress)
             report.rowsRead[table.name] = read
             report.rowsStored[table.name] = stored
         }
@@ -121,8 +108,89 @@ extension FailscopeStore {
                     FROM \(table)
                     """)
             }
-            try FlakySummaries.rebuildAll(connection)
+        }
+        try database.pool.withConnection { connection in
+            // Fresh statistics first: the rebuild's plans (and the service's) depend on them, and autovacuum
+            // may not have looked at the new rows yet.
+            try connection.execute("ANALYZE " + copiedTableNames.joined(separator: ", "))
+            try FlakySummaries.rebuildAll(connection) { done, total in progress(summaryProgressName, done, total) }
+            try connection.execute("ANALYZE " + FlakySummaries.tables.joined(separator: ", "))
         }
         return report
+    }
+
+    /// The name `copy` gives its summary rebuild in `progress`.
+    public static let summaryProgressName = "flaky summaries"
+
+    /// Copies the rows of `table` a chunk a statement; returns the rows read and the rows stored.
+    private static func copyRows(
+        of table: (name: String, columns: String), from source: DatabasePool, to target: PostgresPool,
+        progress: (String, Int, Int) -> Void
+    ) throws -> (read: Int, stored: Int) {
+        let columns = table.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // Each object key once, escaped, with its colon: `"id":`.
+        let keys = columns.map { column -> String in
+            var writer = WireJSONWriter()
+            writer.string(column)
+            return String(decoding: writer.bytes, as: UTF8.self) + ":"
+        }
+        let insert = """
+            INSERT INTO \(table.name) (\(table.columns)) OVERRIDING SYSTEM VALUE
+            SELECT \(table.columns) FROM json_populate_recordset(NULL::\(table.name), CAST($1 AS json))
+            ON CONFLICT DO NOTHING
+            """
+        let count = try SQLiteError.translating {
+            try source.read { try $0.scalar("SELECT count(*) FROM \(table.name)").int ?? 0 }
+        }
+        var read = 0
+        var stored = 0
+        var chunk = WireJSONWriter()
+        var chunkRows = 0
+        func flush() throws {
+            if chunkRows > 0 {
+                chunk.raw("]")
+                let json = String(decoding: chunk.bytes, as: UTF8.self)
+                stored += try target.transaction { try $0.query(insert, [json]).changes }
+            }
+            chunk = WireJSONWriter(capacity: chunk.bytes.count)
+            chunkRows = 0
+            progress(table.name, read, count)
+        }
+        try SQLiteError.translating {
+            try source.read { db in
+                try db.withStatement("SELECT \(table.columns) FROM \(table.name)") { row in
+                    while try row.step() {
+                        chunk.raw(chunkRows == 0 ? "[{" : ",{")
+                        for column in 0..<row.columnCount {
+                            if column > 0 { chunk.comma() }
+                            chunk.raw(keys[column])
+                            appendJSON(row.value(column), to: &chunk)
+                        }
+                        chunk.raw("}")
+                        chunkRows += 1
+                        read += 1
+                        if chunkRows == copyRowsPerStatement { try flush() }
+                    }
+                }
+            }
+        }
+        try flush()
+        return (read, stored)
+    }
+
+    /// `value` as the JSON `json_populate_recordset` reads into a column: numbers, strings, `null`, and
+    /// a BLOB as `bytea`'s hex text (`\x0a1b…`).
+    private static func appendJSON(_ value: SQLValue, to writer: inout WireJSONWriter) {
+        switch value {
+        case .null: writer.raw("null")
+        case .integer(let integer): writer.raw(String(integer))
+        case .real(let real): writer.number(real)
+        case .text(let text): writer.string(text)
+        case .blob(let bytes):
+            let digits = Array("0123456789abcdef".utf8)
+            var hex: [UInt8] = Array("\\x".utf8)
+            for byte in bytes { hex += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+            writer.string(String(decoding: hex, as: UTF8.self))
+        }
     }
 }

@@ -21,6 +21,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case artifactRejected(String)
     /// The database is locked by other work longer than the store waits; retrying shortly succeeds. HTTP 503.
     case busy
+    /// A statement ran past the database's time limit for one statement and was cancelled (PostgreSQL's
+    /// `statement_timeout`, SQLSTATE 57014); the message says which limit. Nothing of the statement's
+    /// transaction was stored. HTTP 503.
+    case timedOut(String)
     /// The database cannot be reached or answered with an I/O error (file gone, server down); the
     /// message says which, without credentials. HTTP 503 until it is back.
     case unavailable(String)
@@ -39,6 +43,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .conflict(let message): message
         case .artifactRejected(let message): message
         case .busy: "the database is busy"
+        case .timedOut(let message): "the database timed out: \(message)"
         case .unavailable(let message): "the database is unavailable: \(message)"
         case .storageFull(let message): message
         }

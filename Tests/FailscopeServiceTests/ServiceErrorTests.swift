@@ -13,6 +13,7 @@ final class ServiceErrorTests: XCTestCase {
             (.conflict("a run's project cannot change"), 409, "conflict", nil),
             (.artifactRejected("not a PNG"), 422, "artifact_rejected", nil),
             (.busy, 503, "busy", "1"),
+            (.timedOut("canceling statement due to statement timeout"), 503, "database_timeout", "5"),
             (.unavailable("SQLite cannot open the database file"), 503, "database_unavailable", "5"),
             (.storageFull("The disk holding the data folder is full"), 507, "insufficient_storage", "60"),
         ]

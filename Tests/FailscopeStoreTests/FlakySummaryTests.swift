@@ -20,7 +20,22 @@ final class FlakySummaryTests: StoreTestCase {
 
     private func assertMatchesRebuild(file: StaticString = #filePath, line: UInt = #line) throws {
         let incremental = try snapshot()
-        try store.write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+        // A group per test and per day (each test's history whole), as a large store is rebuilt in groups.
+        var groups = 0
+        try store.write { db in
+            try db.transaction {
+                try FlakySummaries.rebuildAll(db, resultsPerTransaction: 1) { _, total in groups = total }
+            }
+        }
+        let expected = try store.read { db in
+            try db.scalar(
+                """
+                SELECT (SELECT count(*) FROM tests)
+                    + (SELECT count(*) FROM (SELECT DISTINCT project, ran_at / 86400000 FROM results) AS d)
+                """
+            ).int
+        }
+        XCTAssertEqual(groups, expected, file: file, line: line)
         let rebuilt = try snapshot()
         for table in FlakySummaries.tables {
             XCTAssertEqual(incremental[table], rebuilt[table], "table \(table)", file: file, line: line)

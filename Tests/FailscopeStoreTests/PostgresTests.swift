@@ -189,11 +189,17 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(try pool.withConnection { try $0.query("SELECT n FROM counter").int64(0, 0) }, 80)
     }
 
-    func testTheStatementTimeoutMakesALongStatementBusy() throws {
+    func testTheStatementTimeoutIsNamedAsATimeout() throws {
         let pool = try PostgresPool(url: schema.url, statementTimeoutMilliseconds: 100)
         defer { pool.close() }
         XCTAssertThrowsError(try pool.withConnection { try $0.query("SELECT pg_sleep(5)") }) { error in
-            XCTAssertEqual(error as? StoreError, .busy)
+            XCTAssertEqual(
+                error as? StoreError,
+                .timedOut("PostgreSQL cancelled a statement at its time limit (canceling statement due to statement timeout)"))
+            XCTAssertEqual(
+                "\(error)",
+                "the database timed out: PostgreSQL cancelled a statement at its time limit "
+                    + "(canceling statement due to statement timeout)")
         }
         XCTAssertEqual(try pool.withConnection { try $0.query("SELECT 1").int64(0, 0) }, 1, "the connection goes on")
     }
@@ -265,6 +271,8 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(first.rowsRead["quarantine_entries"], 1)
         XCTAssertEqual(first.rowsRead["quarantine_changes"], 2)
         XCTAssertTrue(reported.contains("results 24/24"), "\(reported)")
+        // The summaries: one group of tests, one of days.
+        XCTAssertEqual(reported.last, "\(FailscopeStore.summaryProgressName) 2/2", "\(reported)")
         let again = try FailscopeStore.copy(from: source, to: target)
         XCTAssertEqual(again.rowsRead, first.rowsRead)
         XCTAssertEqual(Set(again.rowsStored.values), [0], "a second copy stores nothing twice")

@@ -84,9 +84,11 @@ fi
 url=$(new_database bench_flaky)
 started=$(date +%s)
 "$BIN/failscope" copy --from "sqlite:$dir/failscope.sqlite" --to "$url" >&2
-echo "copied $SIZE results into PostgreSQL in $(( $(date +%s) - started )) s" >&2
+copy_seconds=$(( $(date +%s) - started ))
+echo "copied $SIZE results into PostgreSQL in $copy_seconds s" >&2
 mapfile -t lines < <("$BIN/flaky-bench" measure --data "$dir" --database "$url" --queries "$QUERIES")
-read -r p50 p95 f50 f95 n50 cpu_p cpu_f bytes <<<"${lines[0]}"
+read -r p50 p95 f50 f95 n50 _ _ _ _ <<<"${lines[0]}"
 echo "$SIZE results on PostgreSQL: pages p50 $p50 p95 $p95 ms; flaky?page= p50 $f50 p95 $f95 ms; naive page list p50 $n50 ms" >&2
+echo "BENCH|failscope copy of $SIZE results (SQLite to PostgreSQL, summaries included), s|$copy_seconds|-|-|report"
 echo "BENCH|PostgreSQL flaky: GET pages p95 ms, $SIZE results (p50 $p50)|$p95|naive scan p50 $n50 ms|-|p95 <= 50 ms"
 echo "BENCH|PostgreSQL flaky: GET flaky?page= p95 ms, $SIZE results (p50 $f50)|$f95|-|-|p95 <= 50 ms"

@@ -48,20 +48,22 @@ extension FailscopeStore {
     static func flakyTests(_ db: any SQLConnection, _ window: FlakyWindow) throws -> FlakyReport {
         let query = window.query
         let analysis = FlakyAnalysis(db: db, window: window)
-        var flaky: [FlakyTest] = []
-        var broken: [BrokenTest] = []
+        var flakyEntries: [FlakyAnalysis.FlakyEntry] = []
+        var brokenEntries: [FlakyAnalysis.BrokenEntry] = []
         let candidates = try analysis.candidates()
         let verdicts = try analysis.evaluate(candidates.map { ($0.testID, $0.branch) })
         for (candidate, evaluated) in zip(candidates, verdicts) {
             switch evaluated.classification.verdict {
             case .flaky(let reasons):
-                flaky.append(try analysis.flakyTest(candidate, evaluated, reasons: reasons))
+                flakyEntries.append(.init(candidate: candidate, evaluated: evaluated, reasons: reasons))
             case .broken(let commit, let failCount):
-                broken.append(try analysis.brokenTest(candidate, evaluated, commit: commit, failCount: failCount))
+                brokenEntries.append(
+                    .init(candidate: candidate, evaluated: evaluated, commit: commit, failCount: failCount))
             case .recovered, .stable:
                 break
             }
         }
+        var (flaky, broken) = try analysis.reportEntries(flaky: flakyEntries, broken: brokenEntries)
         flaky.sort {
             ($1.failCount, $0.suite, $0.name, $0.arguments ?? "", $0.branch)
                 < ($0.failCount, $1.suite, $1.name, $1.arguments ?? "", $1.branch)
@@ -217,11 +219,16 @@ struct FlakyWindow {
     var deviceKey: String { device ?? FlakySummaries.allDevices }
 }
 extension FailscopeStore {
-    /// Recomputes every flaky summary table from `results` in one transaction (after a bulk load that
-    /// bypassed `addResults`, or as a repair), with the statements of
-    /// `Migrations/sqlite/flaky_summaries.sql`.
+    /// Recomputes every flaky summary table from `results` (after a bulk load that bypassed `addResults`,
+    /// or as a repair), with the statements of the engine's `flaky_summaries.sql`: on SQLite in one
+    /// transaction, on PostgreSQL a bounded group of tests or days a transaction
+    /// (`FlakySummaries.rebuildAll`), so no statement meets the statement timeout however large the store.
     public func rebuildFlakySummaries() throws {
-        try write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+        switch engine {
+        case .sqlite: try write { db in try db.transaction { try FlakySummaries.rebuildAll(db) } }
+        case .postgres(let database):
+            try storing { try database.pool.withConnection { try FlakySummaries.rebuildAll($0) } }
+        }
     }
 
     /// Every row of every flaky summary table, by table name, each table sorted by all its columns: what

@@ -251,13 +251,14 @@ struct FlakyAnalysis {
             return read
         }
         guard reads.count == pairs.count else { throw StoreError.invalid("flaky evaluation lost a candidate") }
-        return try reads.map { read in
-            // The newest result failed on a commit: the commit's text, for the broken verdict.
+        // The newest result failed on a commit: the commit's text, for the broken verdict (one statement for
+        // every such pair).
+        let commits = try resultCommits(
+            reads.compactMap { $0.outcomes.first?.onNewestCommit == true ? $0.newestResultID : nil })
+        return reads.map { read in
             var commit = ""
             if read.outcomes.first?.onNewestCommit == true, let newestResultID = read.newestResultID {
-                commit = try db.queryFirst("SELECT commit_sha FROM results WHERE id = ?", [newestResultID]) {
-                    $0.string(0)
-                } ?? ""
+                commit = commits[newestResultID] ?? ""
             }
             let recent = read.outcomes.map { FlakyClassifier.Outcome(failed: $0.failed, commit: $0.onNewestCommit ? commit : "") }
             return Evaluated(
@@ -266,78 +267,195 @@ struct FlakyAnalysis {
         }
     }
 
-    /// The result's run, time and first screenshot link.
-    func failureLink(_ resultID: Int64) throws -> FailureLink? {
-        try db.queryFirst(
+    /// The `commit_sha` of each stored result of `resultIDs` (`""` for none), in one statement.
+    func resultCommits(_ resultIDs: [Int64]) throws -> [Int64: String] {
+        guard !resultIDs.isEmpty else { return [:] }
+        var list = BatchJSON()
+        for id in Set(resultIDs) { list.append([.integer(id)]) }
+        var commits: [Int64: String] = [:]
+        try db.forEachRow(
             """
-            SELECT r.run_id, r.ran_at, (SELECT a.sha256 FROM result_artifacts a
-                WHERE a.result_id = r.id AND a.kind = 'screenshot' ORDER BY a.position LIMIT 1)
-            FROM results r WHERE r.id = ?
-            """, [resultID]
-        ) {
-            FailureLink(
-                resultId: Int(resultID), runId: $0.string(0), ranAt: Timestamp.date($0.int64(1)),
-                screenshot: $0.optionalString(2).map { "/artifacts/\($0).png" })
+            SELECT r.id, r.commit_sha FROM \(db.dialect.jsonArrayRows("?1", as: "j"))
+            JOIN results r ON r.id = CAST(j.value ->> 0 AS BIGINT)
+            """, [list.json]
+        ) { row in
+            commits[row.int64(0)] = row.string(1)
+            return true
         }
+        return commits
     }
 
-    /// The contradicting commits of `?1` (test), `?2` (branch) and `?3` (device key) in the window from
-    /// `?4` (milliseconds), newest first then by commit (a walk of `flaky_commits_contradicting`).
+    /// The run, time and first screenshot link of each stored result of `resultIDs`, in one statement.
+    func failureLinks(_ resultIDs: [Int64]) throws -> [Int64: FailureLink] {
+        guard !resultIDs.isEmpty else { return [:] }
+        var list = BatchJSON()
+        for id in Set(resultIDs) { list.append([.integer(id)]) }
+        var links: [Int64: FailureLink] = [:]
+        try db.forEachRow(
+            """
+            SELECT r.id, r.run_id, r.ran_at, (SELECT a.sha256 FROM result_artifacts a
+                WHERE a.result_id = r.id AND a.kind = 'screenshot' ORDER BY a.position LIMIT 1)
+            FROM \(db.dialect.jsonArrayRows("?1", as: "j")) JOIN results r ON r.id = CAST(j.value ->> 0 AS BIGINT)
+            """, [list.json]
+        ) { row in
+            links[row.int64(0)] = FailureLink(
+                resultId: row.int(0), runId: row.string(1), ranAt: Timestamp.date(row.int64(2)),
+                screenshot: row.optionalString(3).map { "/artifacts/\($0).png" })
+            return true
+        }
+        return links
+    }
+
+    /// The contradicting commits in the window of the first `?4` pairs (by `key`: see ``keyOf(_:)``) of the
+    /// JSON array `?1` of [test, branch] on device key `?2`, in the window from `?3` (milliseconds): per
+    /// pair, newest first then by commit (a walk of `flaky_commits_contradicting` each).
     static func contradictingCommits(_ dialect: SQLDialect) -> String {
         """
-        FROM flaky_commits WHERE test_id = ?1 AND branch = ?2 AND device = ?3 AND passes > 0 AND fails > 0
-            AND \(dialect.least("last_pass_at", "last_fail_at")) >= ?4
+        SELECT j.key, c.commit_sha, c.passes, c.fails, \(dialect.greatest("c.last_pass_at", "c.last_fail_at"))
+        FROM \(dialect.jsonArrayRows("?1", as: "j")) JOIN flaky_commits c ON c.test_id = (j.value ->> 0)
+            AND c.branch = (j.value ->> 1) AND c.device = ?2 AND c.passes > 0 AND c.fails > 0
+            AND \(dialect.least("c.last_pass_at", "c.last_fail_at")) >= ?3
+        WHERE j.key < ?4
+        ORDER BY j.key, \(dialect.least("c.last_pass_at", "c.last_fail_at")) DESC, c.commit_sha
         """
     }
 
-    /// The report entry of a flaky candidate.
-    func flakyTest(_ candidate: Candidate, _ evaluated: Evaluated, reasons: [FlakyReason]) throws -> FlakyTest {
-        // The identity and the pass/fail counts in the window in one statement: the key's lifetime counts
-        // minus those before its first day in the window. Then the newest contradicting commits (one
-        // more than listed) and, only when there are more, their total, from their index `flaky_commits_contradicting`.
+    /// A candidate the rules found flaky.
+    struct FlakyEntry {
+        var candidate: Candidate
+        var evaluated: Evaluated
+        var reasons: [FlakyReason]
+    }
+
+    /// A candidate the rules found broken.
+    struct BrokenEntry {
+        var candidate: Candidate
+        var evaluated: Evaluated
+        var commit: String
+        var failCount: Int
+    }
+
+    /// The report entries of `flaky` and `broken`, in their order, with a fixed number of statements whatever
+    /// their number (one round trip each on PostgreSQL): the identities and pass/fail counts in the window,
+    /// the contradicting commits, the call sites, the newest failures' links.
+    func reportEntries(flaky: [FlakyEntry], broken: [BrokenEntry]) throws
+        -> (flaky: [FlakyTest], broken: [BrokenTest])
+    {
+        let pairs = flaky.map(\.candidate) + broken.map(\.candidate)
+        var list = BatchJSON()
+        for pair in pairs { list.append([.text(pair.testID), .text(pair.branch)]) }
+        let pairValues: [any SQLBindable] = [list.json, window.deviceKey]
+        let identities = try identitiesAndCounts(list.json, count: pairs.count)
+        // The flaky pairs' contradicting commits and call sites, by the pair's position.
+        var commits: [Int: [ContradictingCommit]] = [:]
+        var callSites: [Int: [FlakyCallSite]] = [:]
+        if !flaky.isEmpty {
+            // Every contradicting commit in the window, newest first (`flaky_commits_contradicting`); the first
+            // few are listed, all counted.
+            try db.forEachRow(Self.contradictingCommits(db.dialect), pairValues + [window.since, keyOf(flaky.count)]) {
+                row in
+                commits[row.int(0), default: []].append(
+                    ContradictingCommit(
+                        commit: row.string(1), passes: row.int(2), fails: row.int(3),
+                        seenAt: Timestamp.date(row.int64(4))))
+                return true
+            }
+            // The call sites on the device key's rows (the all-devices key has its own).
+            try db.forEachRow(
+                """
+                SELECT j.key, c.page, c.file, c.line, c.fails, c.last_fail_at
+                FROM \(db.dialect.jsonArrayRows("?1", as: "j")) JOIN flaky_call_sites c ON c.test_id = (j.value ->> 0)
+                    AND c.branch = (j.value ->> 1) AND c.device = ?2 AND c.last_fail_at >= ?3
+                WHERE j.key < ?4
+                ORDER BY j.key, c.last_fail_at DESC, c.file, c.line
+                """, pairValues + [window.since, keyOf(flaky.count)]
+            ) { row in
+                callSites[row.int(0), default: []].append(
+                    FlakyCallSite(
+                        file: row.string(2), line: row.int(3),
+                        page: row.string(1).isEmpty ? FlakyReport.noPage : row.string(1),
+                        totalFailureCount: row.int(4), lastFailureAt: Timestamp.date(row.int64(5))))
+                return true
+            }
+        }
+        let askedPage = window.query.page.map { $0 == FlakyReport.noPage ? "" : $0 }
+        let newestRows = flaky.map { newestRow($0.candidate, askedPage: askedPage) }
+        let links = try failureLinks(
+            newestRows.compactMap { $0?.lastResultID } + broken.compactMap(\.evaluated.newestResultID))
+        let flakyTests = flaky.enumerated().map { index, entry in
+            let listed = commits[keyOf(index)] ?? []
+            return flakyTest(
+                entry, identity: identities[index], commits: Array(listed.prefix(FlakyTest.contradictingCommitLimit)),
+                commitCount: listed.count, callSites: callSites[keyOf(index)] ?? [],
+                newestFailure: newestRows[index].flatMap { links[$0.lastResultID] })
+        }
+        let brokenTests = broken.enumerated().map { index, entry in
+            let test = identities[flaky.count + index].test
+            return BrokenTest(
+                testId: entry.candidate.testID, project: test?.project ?? "", suite: test?.suite ?? "",
+                name: test?.name ?? "", arguments: test?.arguments, branch: entry.candidate.branch,
+                commit: entry.commit, failCount: entry.failCount, newestFailure: entry.evaluated.newestResultID.flatMap { links[$0] })
+        }
+        return (flakyTests, brokenTests)
+    }
+
+    /// The `key` of the `index`-th element of a JSON array as rows (``SQLDialect/jsonArrayRows(_:as:)``):
+    /// 0-based on SQLite, 1-based on PostgreSQL (`WITH ORDINALITY`).
+    private func keyOf(_ index: Int) -> Int { db.dialect == .sqlite ? index : index + 1 }
+
+    /// Each pair's (of the JSON array `pairs`, `count` of them) test identity (`nil` when the test is gone)
+    /// and pass and fail counts in the window: the key's lifetime counts minus those before its first day in
+    /// the window.
+    private func identitiesAndCounts(_ pairs: String, count: Int) throws
+        -> [(test: TestIdentity?, passes: Int, fails: Int)]
+    {
+        guard count > 0 else { return [] }
         let firstDayInWindow = """
-            FROM flaky_test_days d WHERE d.test_key = t.key AND d.branch = ?2 AND d.device = ?3 AND d.day >= ?4
-                ORDER BY d.day LIMIT 1
+            FROM flaky_test_days d WHERE d.test_key = t.key AND d.branch = (j.value ->> 1) AND d.device = ?2
+                AND d.day >= ?3 ORDER BY d.day LIMIT 1
             """
-        let identified = try db.queryFirst(
+        let rows = try db.query(
             """
             SELECT t.project, t.suite, t.name, t.arguments,
                 o.passes - coalesce((SELECT d.passes_before \(firstDayInWindow)), o.passes),
-                o.fails - coalesce((SELECT d.fails_before \(firstDayInWindow)), o.fails)
-            FROM tests t LEFT JOIN flaky_outcomes o ON o.test_key = t.key AND o.branch = ?2 AND o.device = ?3
-            WHERE t.id = ?1
-            """, [candidate.testID, candidate.branch, window.deviceKey, window.sinceDay]
+                o.fails - coalesce((SELECT d.fails_before \(firstDayInWindow)), o.fails),
+                CASE WHEN t.id IS NULL THEN 0 ELSE 1 END
+            FROM \(db.dialect.jsonArrayRows("?1", as: "j")) LEFT JOIN tests t ON t.id = (j.value ->> 0)
+            LEFT JOIN flaky_outcomes o ON o.test_key = t.key AND o.branch = (j.value ->> 1) AND o.device = ?2
+            ORDER BY j.key
+            """, [pairs, window.deviceKey, window.sinceDay]
         ) { row in
             (
-                test: TestIdentity(row: row),
-                counts: (passes: row.optionalInt(4) ?? 0, fails: row.optionalInt(5) ?? 0)
+                test: row.int(6) == 0 ? nil : TestIdentity(row: row), passes: row.optionalInt(4) ?? 0,
+                fails: row.optionalInt(5) ?? 0
             )
         }
-        let test = identified?.test
-        let counts = identified?.counts ?? (passes: 0, fails: 0)
-        let contradicting = Self.contradictingCommits(db.dialect)
-        let commitValues: [any SQLBindable] = [candidate.testID, candidate.branch, window.deviceKey, window.since]
-        var commits = try db.query(
-            """
-            SELECT commit_sha, passes, fails, \(db.dialect.greatest("last_pass_at", "last_fail_at")) \(contradicting)
-            ORDER BY \(db.dialect.least("last_pass_at", "last_fail_at")) DESC, commit_sha LIMIT ?5
-            """, commitValues + [FlakyTest.contradictingCommitLimit + 1]
-        ) { row in
-            ContradictingCommit(
-                commit: row.string(0), passes: row.int(1), fails: row.int(2), seenAt: Timestamp.date(row.int64(3)))
-        }
-        var commitCount = commits.count
-        if commits.count > FlakyTest.contradictingCommitLimit {
-            commits.removeLast(commits.count - FlakyTest.contradictingCommitLimit)
-            commitCount = try db.scalar("SELECT count(*) \(contradicting)", commitValues).int ?? commitCount
-        }
+        guard rows.count == count else { throw StoreError.invalid("flaky report lost a candidate") }
+        return rows
+    }
 
+    /// The row whose newest failure a flaky entry links: the newest failing row (on the asked page only,
+    /// with a page filter) with failures in the window.
+    private func newestRow(_ candidate: Candidate, askedPage: String?) -> PageRow? {
+        var newest: PageRow?
+        for row in candidate.rows where row.windowFailures > 0 {
+            if askedPage == nil || askedPage == row.page, row.lastFailAt > (newest?.lastFailAt ?? Int64.min) {
+                newest = row
+            }
+        }
+        return newest
+    }
+
+    /// The report entry of a flaky candidate, from what ``reportEntries(flaky:broken:)`` read.
+    private func flakyTest(
+        _ entry: FlakyEntry, identity: (test: TestIdentity?, passes: Int, fails: Int), commits: [ContradictingCommit],
+        commitCount: Int, callSites: [FlakyCallSite], newestFailure: FailureLink?
+    ) -> FlakyTest {
+        let candidate = entry.candidate
         var pages: [PageKey: (count: Int, last: Int64)] = [:]
         var devices: [String: Int] = [:]
         var first: Int64?
         var last: Int64?
-        var newest: PageRow?
-        let askedPage = window.query.page.map { $0 == FlakyReport.noPage ? "" : $0 }
         for row in candidate.rows {
             guard row.windowFailures > 0 else { continue }
             let previous = pages[row.pageKey]
@@ -347,27 +465,15 @@ struct FlakyAnalysis {
             for (device, count) in row.deviceFailures { devices[device, default: 0] += count }
             if let firstAt = row.windowFirstFailAt { first = min(first ?? firstAt, firstAt) }
             last = max(last ?? row.lastFailAt, row.lastFailAt)
-            if askedPage == nil || askedPage == row.page, row.lastFailAt > (newest?.lastFailAt ?? Int64.min) {
-                newest = row
-            }
         }
-        // The call sites on the device key's rows (the all-devices key has its own).
-        let callSites = try db.query(
-            """
-            SELECT page, file, line, fails, last_fail_at FROM flaky_call_sites
-            WHERE test_id = ? AND branch = ? AND device = ? AND last_fail_at >= ? ORDER BY 5 DESC, file, line
-            """, [candidate.testID, candidate.branch, window.deviceKey, window.since]
-        ) {
-            FlakyCallSite(
-                file: $0.string(1), line: $0.int(2), page: $0.string(0).isEmpty ? FlakyReport.noPage : $0.string(0),
-                totalFailureCount: $0.int(3), lastFailureAt: Timestamp.date($0.int64(4)))
-        }
+        let test = identity.test
         let suite = test?.suite ?? candidate.rows.first?.suite ?? ""
+        let classification = entry.evaluated.classification
         return FlakyTest(
             testId: candidate.testID, project: test?.project ?? "", suite: suite,
-            name: test?.name ?? "", arguments: test?.arguments, branch: candidate.branch, reasons: reasons,
-            flipRate: evaluated.classification.flipRate, flips: evaluated.classification.flips,
-            sampleCount: evaluated.classification.sampleCount, passCount: counts.passes, failCount: counts.fails,
+            name: test?.name ?? "", arguments: test?.arguments, branch: candidate.branch, reasons: entry.reasons,
+            flipRate: classification.flipRate, flips: classification.flips,
+            sampleCount: classification.sampleCount, passCount: identity.passes, failCount: identity.fails,
             contradictingCommits: commits, contradictingCommitCount: commitCount,
             firstFlakyFailureAt: first.map(Timestamp.date), lastFlakyFailureAt: last.map(Timestamp.date),
             pages: pages.map { key, value in
@@ -376,17 +482,7 @@ struct FlakyAnalysis {
                     failureCount: value.count, lastFailureAt: Timestamp.date(value.last))
             }
             .sorted { ($1.failureCount, $0.page) < ($0.failureCount, $1.page) },
-            callSites: callSites, devices: FailscopeStore.deviceCounts(devices),
-            newestFailure: try newest.flatMap { try failureLink($0.lastResultID) })
-    }
-
-    /// The report entry of a broken candidate.
-    func brokenTest(_ candidate: Candidate, _ evaluated: Evaluated, commit: String, failCount: Int) throws -> BrokenTest {
-        let test = try FailscopeStore.testIdentity(db, candidate.testID)
-        return BrokenTest(
-            testId: candidate.testID, project: test?.project ?? "", suite: test?.suite ?? "", name: test?.name ?? "",
-            arguments: test?.arguments, branch: candidate.branch, commit: commit, failCount: failCount,
-            newestFailure: try evaluated.newestResultID.flatMap { try failureLink($0) })
+            callSites: callSites, devices: FailscopeStore.deviceCounts(devices), newestFailure: newestFailure)
     }
 }
 

@@ -479,14 +479,74 @@ enum FlakySummaries {
         try computeScope(db)
     }
 
-    /// Recomputes every summary table from `results` (a full rebuild: the generator's bulk load, gc, a repair).
-    static func rebuildAll(_ db: any SQLConnection) throws {
+    /// The most results one transaction of ``rebuildAll(_:resultsPerTransaction:progress:)`` recomputes
+    /// (a test's whole history is never split): seconds of work on either engine, well inside PostgreSQL's
+    /// statement timeout, and a few hundred advisory locks, well inside its lock table.
+    static let rebuildResultsPerTransaction = 50_000
+    /// The most tests or days one transaction of a rebuild names (each takes an advisory lock on PostgreSQL,
+    /// whose shared lock table holds 64 a connection by default).
+    static let rebuildScopePerTransaction = 1_000
+
+    /// Recomputes every summary table from `results` (a full rebuild: the generator's bulk load, `copy`, a
+    /// repair): the rows of tests and days without results any more are deleted, then the tests, and then
+    /// the days, are recomputed a group at a time, each group in a transaction of its own of at most
+    /// `resultsPerTransaction` results (a test or day with more alone) and ``rebuildScopePerTransaction``
+    /// tests or days, so the work of one statement does not grow with the store. Inside an open
+    /// transaction the groups join it (SQLite's rebuild: one transaction). `progress` gets (groups done,
+    /// groups) after each group. Readers see each test's rows either as they were or recomputed.
+    static func rebuildAll(
+        _ db: any SQLConnection, resultsPerTransaction: Int = rebuildResultsPerTransaction,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws {
         try db.execute(db.dialect.flakyScopeTables)
-        for table in tables { try db.run("DELETE FROM \(table)") }
-        try db.run("INSERT INTO flaky_scope_tests (test_id) SELECT id FROM tests")
-        try db.run(
-            "INSERT INTO flaky_scope_days (project, day) SELECT DISTINCT project, ran_at / 86400000 FROM results")
-        try computeScope(db)
+        try db.transaction {
+            for table in tables where table != "page_days" {
+                let test = testKeyedTables.contains(table) ? "test_key NOT IN (SELECT key" : "test_id NOT IN (SELECT id"
+                try db.run("DELETE FROM \(table) WHERE \(test) FROM tests)")
+            }
+            try db.run(
+                """
+                DELETE FROM page_days WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.project = page_days.project
+                    AND r.ran_at >= page_days.day * 86400000 AND r.ran_at < (page_days.day + 1) * 86400000)
+                """)
+        }
+        // Tests in key order (a suite's tests, stored together, recomputed together), days in order.
+        let tests = try db.query(
+            "SELECT t.id, (SELECT count(*) FROM results r WHERE r.test_id = t.id) FROM tests t ORDER BY t.key"
+        ) { (item: $0.string(0), results: $0.int(1)) }
+        let days = try db.query(
+            "SELECT project, ran_at / 86400000, count(*) FROM results GROUP BY project, ran_at / 86400000 ORDER BY 1, 2"
+        ) { (item: PageDay(project: $0.string(0), day: $0.int64(1)), results: $0.int(2)) }
+        let testGroups = groups(tests, resultsPerTransaction)
+        let dayGroups = groups(days, resultsPerTransaction)
+        let total = testGroups.count + dayGroups.count
+        for (index, group) in testGroups.enumerated() {
+            try db.transaction { try recompute(db, tests: group, days: []) }
+            progress(index + 1, total)
+        }
+        for (index, group) in dayGroups.enumerated() {
+            try db.transaction { try recompute(db, tests: [], days: group) }
+            progress(testGroups.count + index + 1, total)
+        }
+    }
+
+    /// `items` cut, in order, into runs of at most `limit` results and ``rebuildScopePerTransaction`` items
+    /// (an item with more results alone).
+    private static func groups<Item>(_ items: [(item: Item, results: Int)], _ limit: Int) -> [[Item]] {
+        var groups: [[Item]] = []
+        var current: [Item] = []
+        var results = 0
+        for (item, count) in items {
+            if !current.isEmpty && (results + count > limit || current.count == rebuildScopePerTransaction) {
+                groups.append(current)
+                current = []
+                results = 0
+            }
+            current.append(item)
+            results += count
+        }
+        if !current.isEmpty { groups.append(current) }
+        return groups
     }
 
     /// The statements of each engine's `flaky_summaries.sql`, in order: run one by one, each is prepared once
@@ -511,8 +571,14 @@ enum FlakySummaries {
     }
 
     /// Runs the engine's `flaky_summaries.sql` over the filled scope tables, then empties them.
+    ///
+    /// On PostgreSQL the scope tables are analyzed first: autovacuum never looks at temporary tables, and
+    /// without statistics the planner takes a scope of a few tests or days (or none) for thousands and
+    /// scans all of `results` where a few index ranges suffice (`page_days` and `flaky_call_sites` did, at
+    /// every ingest and every group of a rebuild).
     private static func computeScope(_ db: any SQLConnection) throws {
         if db.dialect == .postgres {
+            try db.execute("ANALYZE flaky_scope_tests, flaky_scope_days")
             try db.run(
                 """
                 SELECT count(pg_advisory_xact_lock(k)) FROM (

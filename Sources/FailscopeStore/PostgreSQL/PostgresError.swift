@@ -31,8 +31,10 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     var storeError: StoreError? {
         if isConnectionLost { return .unavailable("PostgreSQL is not reachable (\(sqlState))") }
         switch sqlState {
-        // Retries used up, the statement timeout, too many connections, a lock not granted.
-        case "40001", "40P01", "57014", "53300", "55P03": return .busy
+        // Retries used up, too many connections, a lock not granted.
+        case "40001", "40P01", "53300", "55P03": return .busy
+        // The statement timeout (or an administrator's cancel, which the server reports the same way).
+        case "57014": return .timedOut("PostgreSQL cancelled a statement at its time limit (\(message))")
         case "53100": return .storageFull("The database server's disk is full: nothing was stored. Free some space; reads still work.")
         default: return nil
         }

@@ -7,9 +7,10 @@ enum CopyCommand: Command {
     static let summary = "Copy an SQLite database's runs and results into a PostgreSQL database."
     static let discussion = """
         Migrates the target, carries runs, tests, results with their failures, trails, pages and artifact
-        references (keeping their ids), then computes the flaky summaries there. Rows the target already
-        has are left alone, so running it again after an interruption finishes the copy. Artifact files
-        are copied only with --artifacts-from and --artifacts-to. Progress on stderr.
+        references (keeping their ids), a few thousand rows a transaction, then computes the flaky summaries
+        there, a group of tests at a time. Rows the target already has are left alone, so running it again
+        after an interruption finishes the copy. Artifact files are copied only with --artifacts-from and
+        --artifacts-to. Progress on stderr (a bar on a terminal, a line per tenth otherwise).
         Exit 69 when either database cannot be reached.
         With --artifacts-from and --artifacts-to (alone, or with --from and --to) it copies artifacts
         between a folder and object storage: each is verified again and written only when the target does
@@ -67,11 +68,13 @@ enum CopyCommand: Command {
         }
         guard let source, let target else { return 0 }
         let report: FailscopeStore.CopyReport
+        var progress = ProgressLine(prefix: "copy: ")
         do {
             report = try FailscopeStore.copy(from: source, to: target) { table, done, total in
-                printError("copy: \(table) \(done)/\(total)")
+                progress.update(table, done: done, total: total)
             }
         } catch {
+            progress.finishLine()
             throw CommandError(store: error)
         }
         for table in FailscopeStore.copiedTableNames {
