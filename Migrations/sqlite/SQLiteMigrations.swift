@@ -9,6 +9,7 @@ public enum SQLiteMigrations {
         ("0004_webhooks", text(PackageResources._004_webhooks_sql)),
         ("0005_failure_signatures", text(PackageResources._005_failure_signatures_sql)),
         ("0006_passed_durations", text(PackageResources._006_passed_durations_sql)),
+        ("0007_webhook_filters", text(PackageResources._007_webhook_filters_sql)),
     ]
 
     /// `flaky_summaries.sql`: the statements that compute every flaky summary table from `results`,
