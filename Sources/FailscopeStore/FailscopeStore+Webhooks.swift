@@ -280,7 +280,10 @@ extension FailscopeStore {
                     }
                 }
                 let webhooks = try db.query("SELECT id, events, branches FROM webhooks ORDER BY id") {
-                    (id: $0.string(0), filter: Self.webhookFilter(events: $0.optionalString(1), branches: $0.optionalString(2)))
+                    (
+                        id: $0.string(0),
+                        filter: Self.webhookFilter(events: $0.optionalString(1), branches: $0.optionalString(2))
+                    )
                 }
                 drafts.removeAll { draft in
                     !webhooks.contains { $0.filter.accepts(draft.type, branch: draft.branch) }

@@ -166,7 +166,8 @@ final class WebhookStoreTests: StoreTestCase {
             try XCTUnwrap(try store.webhookDeliveries(webhook.id)).deliveries.reversed().map(\.event)
         }
         XCTAssertEqual(
-            try events(every.webhook), [.runFinished, .runFinished, .testFlaky, .runFinished, .runFinished, .testBroken])
+            try events(every.webhook),
+            [.runFinished, .runFinished, .testFlaky, .runFinished, .runFinished, .testBroken])
         XCTAssertEqual(try events(onMain), [.testBroken])
         XCTAssertEqual(try events(releases), [])
 
