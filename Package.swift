@@ -87,7 +87,8 @@ let package = Package(
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
                 .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
                 .embedInCode("0005_failure_signatures.sql"), .embedInCode("0006_passed_durations.sql"),
-                .embedInCode("flaky_summaries.sql"),
+                .embedInCode("0007_webhook_filters.sql"), .embedInCode("0008_results_by_commit.sql"),
+                .embedInCode("flaky_scope.sql"), .embedInCode("flaky_summaries.sql"),
             ]
         ),
         .target(
@@ -96,7 +97,8 @@ let package = Package(
                 .embedInCode("0001_baseline.sql"), .embedInCode("0002_quarantine.sql"),
                 .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
                 .embedInCode("0005_failure_signatures.sql"), .embedInCode("0006_passed_durations.sql"),
-                .embedInCode("flaky_summaries.sql"),
+                .embedInCode("0007_webhook_filters.sql"), .embedInCode("0008_results_by_commit.sql"),
+                .embedInCode("flaky_scope.sql"), .embedInCode("flaky_summaries.sql"),
             ]
         ),
         // The HTTP transport (libmicrohttpd: connections, limits, deadlines, shutdown), answering with any Responder.

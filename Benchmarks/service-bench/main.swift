@@ -1,8 +1,9 @@
 // service-bench: helpers for scripts/bench/service.sh (release build).
 //
 //   service-bench raw --data DIR --batches N     raw SQLite inserts of the rows wrk's batches carry (reference)
-//   service-bench store --data DIR --batches N [--device NAME]   the same batches through FailscopeStore.addResults
-//                                                (no HTTP, no JSON; on a run of that device)
+//   service-bench store --data DIR --batches N [--device NAME] [--history]   the same batches through
+//       FailscopeStore.addResults (no HTTP, no JSON; on a run of that device); --history: batch b is run b of the
+//       same 100 tests, so each test's history grows by a result a batch
 //   service-bench seed --data DIR --run ID --results N   a run of N results for the run-page benchmark
 //
 // Prints one number on stdout (results per second for `raw`); diagnostics go to stderr.
@@ -95,15 +96,31 @@ func raw(data: URL, database: DatabaseLocation?, batches: Int) throws -> Double 
 
 /// The same batches through the store's ingest (validation, run counters, flaky summaries), without HTTP or JSON;
 /// with `device`, on a run of that device (results with a device also keep per-device summary rows).
-func storeIngest(data: URL, batches: Int, device: String?) throws -> Double {
+func storeIngest(data: URL, batches: Int, device: String?, history: Bool) throws -> Double {
     let store = try FailscopeStore(directory: data)
     defer { store.close() }
-    try store.putRun(Run(id: "store", project: "Bench", branch: "main", device: device, startedAt: Date()))
+    // With `history`, batch b is run b of the same 100 tests (a commit every three runs): each test's history
+    // grows by one result a batch, as in a team's CI. Without, every batch adds 100 new tests to one run.
+    let runs = history ? (0..<batches).map { "store-\($0)" } : ["store"]
+    for (index, id) in runs.enumerated() {
+        try store.putRun(
+            Run(
+                id: id, project: "Bench", branch: "main", commit: history ? "c\(index / 3)" : nil, device: device,
+                startedAt: Date(timeIntervalSince1970: 1_796_000_000 + Double(index) * 600)))
+    }
     let prepared = (0..<batches).map { batch in
-        ResultBatch(results: (0..<100).map { benchResult("store_\(batch)_\($0)", failing: $0 % 10 == 0) })
+        ResultBatch(
+            results: (0..<100).map { index in
+                var result = benchResult(
+                    history ? "store_\(index)" : "store_\(batch)_\(index)", failing: index % 10 == 0)
+                if history { result.startedAt = Date(timeIntervalSince1970: 1_796_000_000 + Double(batch) * 600) }
+                return result
+            })
     }
     let started = Date()
-    for batch in prepared { try store.addResults(batch, toRun: "store") }
+    for (batch, results) in prepared.enumerated() {
+        try store.addResults(results, toRun: history ? runs[batch] : "store")
+    }
     return Double(batches * 100) / Date().timeIntervalSince(started)
 }
 
@@ -154,7 +171,7 @@ do {
                 format: "%.0f",
                 try storeIngest(
                     data: URL(fileURLWithPath: data), batches: Int(option("batches", arguments) ?? "200") ?? 200,
-                    device: option("device", arguments))))
+                    device: option("device", arguments), history: arguments.contains("--history"))))
     case "seed":
         try seed(
             data: URL(fileURLWithPath: data), run: option("run", arguments) ?? "bench",

@@ -9,9 +9,14 @@ public enum SQLiteMigrations {
         ("0004_webhooks", text(PackageResources._004_webhooks_sql)),
         ("0005_failure_signatures", text(PackageResources._005_failure_signatures_sql)),
         ("0006_passed_durations", text(PackageResources._006_passed_durations_sql)),
+        ("0007_webhook_filters", text(PackageResources._007_webhook_filters_sql)),
+        ("0008_results_by_commit", text(PackageResources._008_results_by_commit_sql)),
     ]
 
-    /// `flaky_summaries.sql`: the statements that compute every flaky summary table from `results`,
+    /// `flaky_scope.sql`: the temporary tables and views `flaky_summaries.sql` reads, created once per connection.
+    public static let flakyScope = text(PackageResources.flaky_scope_sql)
+
+    /// `flaky_summaries.sql`: the statements that add the results of the scope to every flaky summary table,
     /// separated by `;` at a line's end.
     public static let flakySummaries = text(PackageResources.flaky_summaries_sql)
 

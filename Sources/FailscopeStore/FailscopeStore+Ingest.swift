@@ -138,8 +138,8 @@ extension FailscopeStore {
                 var outcome = BatchOutcome(inserted: 0, duplicates: 0)
                 var added: [TestStatus: Int] = [:]
                 var failingDelta = 0
-                var entries: [FlakySummaries.Entry] = []
-                entries.reserveCapacity(batch.results.count)
+                var resultIDs: [Int64] = []
+                resultIDs.reserveCapacity(batch.results.count)
                 // A run deleted by retention and created again in another project meanwhile: ids anew.
                 let identities =
                     run.project == project ? identities : BatchIdentities(batch.results, project: run.project)
@@ -150,7 +150,7 @@ extension FailscopeStore {
                 // keep failing_test_count exact without re-reading the whole run: one lookup for the batch,
                 // then kept up to date as the batch's results are stored.
                 var latest = try Self.latestAttempts(db, runID: runID, Array(zip(identities.testIDs, attempts)))
-                let testKeys = try Self.storeTests(
+                _ = try Self.storeTests(
                     db, project: run.project, Array(zip(identities.testIDs, batch.results)), firstSeenAt: nowMs)
                 for (index, result) in batch.results.enumerated() {
                     let testID = identities.testIDs[index]
@@ -189,15 +189,9 @@ extension FailscopeStore {
                         latest[attempt] = (result.attempt, failing)
                     }
                     try insertDetails(db, resultID: resultID, result: result)
-                    entries.append(
-                        .init(
-                            resultID: resultID, testID: testID, testKey: testKeys[testID]!, project: run.project,
-                            suite: result.suite,
-                            branch: run.branch, commit: run.commit, device: result.device ?? run.device, page: page,
-                            callSite: callSite.map { ($0.file, $0.line) }, status: result.status.rawValue,
-                            ranAt: startedAt ?? run.startedAt))
+                    resultIDs.append(resultID)
                 }
-                try FlakySummaries.add(db, entries)
+                try FlakySummaries.add(db, resultIDs: resultIDs)
                 if outcome.inserted > 0 {
                     try db.run(
                         """

@@ -18,6 +18,9 @@ extension FailscopeStore {
         public var createdAt: Date
         public var run: RunSummary
         public var test: WebhookTestChange?
+
+        /// The branch a ``WebhookFilter`` matches: the test's for a test event, else the run's (`""` for none).
+        public var branch: String { test?.branch ?? run.run.branch ?? "" }
     }
 
     /// A test whose announced state changed on a branch.
@@ -85,10 +88,11 @@ extension FailscopeStore {
     }
 
     /// Creates a webhook through the API, or, when one created through the API has the same URL, gives it the new
-    /// secret (so a CI step may register its receiver on every run); returns it and whether it is new.
+    /// secret and filter (so a CI step may register its receiver on every run); returns it and whether it is new.
     ///
-    /// - Throws: `StoreError.invalid` for a URL that is not `http`/`https` or a secret shorter than
-    ///   ``WebhookCreate/minimumSecretLength`` bytes, `.busy` / `.unavailable` / `.storageFull`.
+    /// - Throws: `StoreError.invalid` for a URL that is not `http`/`https`, a secret shorter than
+    ///   ``WebhookCreate/minimumSecretLength`` bytes or an invalid filter (``WebhookFilter/problem``), `.busy` /
+    ///   `.unavailable` / `.storageFull`.
     public func createWebhook(_ create: WebhookCreate, now: Date = Date()) throws -> (webhook: Webhook, created: Bool) {
         try Self.checkWebhookURL(create.url)
         guard create.secret.utf8.count >= WebhookCreate.minimumSecretLength else {
@@ -97,6 +101,10 @@ extension FailscopeStore {
         guard create.secret.utf8.count <= Limits.textFieldBytes else {
             throw StoreError.invalid("secret must be at most \(Limits.textFieldBytes) bytes")
         }
+        let filter = create.filter
+        if let problem = filter.problem { throw StoreError.invalid(problem) }
+        let events = try Self.filterColumn(filter.events?.map(\.rawValue))
+        let branches = try Self.filterColumn(filter.branches)
         let newID = "wh-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
         let nowMs = Timestamp.milliseconds(now)
         let (id, created) = try write { db in
@@ -105,12 +113,16 @@ extension FailscopeStore {
                     "SELECT id FROM webhooks WHERE url = ? AND source = 'api' ORDER BY created_at, id", [create.url],
                     row: { $0.string(0) })
                 {
-                    try db.run("UPDATE webhooks SET secret = ? WHERE id = ?", [create.secret, existing])
+                    try db.run(
+                        "UPDATE webhooks SET secret = ?, events = ?, branches = ? WHERE id = ?",
+                        [create.secret, events, branches, existing])
                     return (existing, false)
                 }
                 try db.run(
-                    "INSERT INTO webhooks (id, url, secret, source, created_at) VALUES (?, ?, ?, 'api', ?)",
-                    [newID, create.url, create.secret, nowMs])
+                    """
+                    INSERT INTO webhooks (id, url, secret, source, events, branches, created_at)
+                    VALUES (?, ?, ?, 'api', ?, ?, ?)
+                    """, [newID, create.url, create.secret, events, branches, nowMs])
                 return (newID, true)
             }
         }
@@ -149,12 +161,14 @@ extension FailscopeStore {
                     SELECT w.id, w.url, w.source, w.created_at,
                         (SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending'),
                         (SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'delivered'),
-                        (SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'failed')
+                        (SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'failed'),
+                        w.events, w.branches
                     FROM webhooks w ORDER BY w.created_at, w.id
                     """
                 ) { row in
                     Webhook(
                         id: row.string(0), url: row.string(1), source: WebhookSource(rawValue: row.string(2)) ?? .api,
+                        filter: Self.webhookFilter(events: row.optionalString(7), branches: row.optionalString(8)),
                         createdAt: Timestamp.date(row.int64(3)), pending: row.int(4), delivered: row.int(5),
                         failed: row.int(6))
                 })
@@ -229,9 +243,10 @@ extension FailscopeStore {
     /// Evaluates a claimed finished run in one transaction: `run.finished` and, for each of its tests whose state on
     /// the run's branch (docs/flaky.md's rules over the default window at `now`) differs from the one announced last,
     /// `test.flaky` / `test.broken` / `test.fixed` (a test first seen stable is recorded without an event). Each event
-    /// is rendered once by `render` (the body, exact bytes) and queued for every webhook; the new states are recorded
-    /// and the check is removed unless the run was finished again meanwhile (then it is released and runs again).
-    /// Nothing is queued but the states when there is no webhook. Returns the events queued.
+    /// is rendered once by `render` (the body, exact bytes) and queued for every webhook whose ``WebhookFilter``
+    /// accepts it; the new states are recorded and the check is removed unless the run was finished again meanwhile
+    /// (then it is released and runs again). Nothing is queued but the states when no webhook accepts an event.
+    /// Returns the events queued.
     public func evaluateWebhookCheck(
         runID: String, requestID: String, owner: String, now: Date = Date(), policy: FlakyPolicy = .standard,
         render: (WebhookEventDraft) throws -> String
@@ -264,13 +279,20 @@ extension FailscopeStore {
                                 id: UUID().uuidString.lowercased(), type: type, createdAt: now, run: run, test: change))
                     }
                 }
-                let webhookIDs = try db.query("SELECT id FROM webhooks ORDER BY id") { $0.string(0) }
-                if webhookIDs.isEmpty { drafts = [] }
+                let webhooks = try db.query("SELECT id, events, branches FROM webhooks ORDER BY id") {
+                    (
+                        id: $0.string(0),
+                        filter: Self.webhookFilter(events: $0.optionalString(1), branches: $0.optionalString(2))
+                    )
+                }
+                drafts.removeAll { draft in
+                    !webhooks.contains { $0.filter.accepts(draft.type, branch: draft.branch) }
+                }
                 for draft in drafts {
                     let payload = try render(draft)
                     let orderingKey =
                         draft.test.map { "test:\($0.test.id):\($0.branch)" } ?? "run:\(draft.run.run.id)"
-                    for webhookID in webhookIDs {
+                    for (webhookID, filter) in webhooks where filter.accepts(draft.type, branch: draft.branch) {
                         try db.run(
                             """
                             INSERT INTO webhook_deliveries (webhook_id, event_id, event, ordering_key, payload,
@@ -419,6 +441,20 @@ extension FailscopeStore {
     }
 
     // MARK: Rules
+
+    /// A filter list as stored: a JSON array of strings, `nil` (every one) for `nil`.
+    private static func filterColumn(_ values: [String]?) throws -> String? {
+        try values.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+    }
+
+    /// The filter of a webhook row (`events`, `branches`); a list that does not decode filters nothing out.
+    private static func webhookFilter(events: String?, branches: String?) -> WebhookFilter {
+        func list(_ column: String?) -> [String]? {
+            column.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        }
+        return WebhookFilter(
+            events: list(events)?.compactMap(WebhookEventType.init(rawValue:)), branches: list(branches))
+    }
 
     /// The id of the configured webhook for `url`: the same at every start.
     static func configuredWebhookID(_ url: String) -> String {

@@ -413,11 +413,26 @@ final class WebhookDeliveryTests: XCTestCase {
             (#"{"url":"ftp://hooks.example/a","secret":"0123456789abcdef"}"#, "not http"),
             (#"{"url":"https://hooks.example/a","secret":"short"}"#, "a short secret"),
             (#"{"url":"/relative","secret":"0123456789abcdef"}"#, "no host"),
+            (#"{"url":"https://hooks.example/b","secret":"0123456789abcdef","events":[]}"#, "no event type"),
+            (#"{"url":"https://hooks.example/b","secret":"0123456789abcdef","branches":[""]}"#, "an empty pattern"),
         ] {
             let response = await service.send(.POST, "/api/v1/webhooks", body: Data(bad.utf8))
             XCTAssertEqual(response.status, .unprocessableContent, reason)
             XCTAssertEqual(response.errorCode, "validation_failed", reason)
         }
+        let unknownEvent = await service.send(
+            .POST, "/api/v1/webhooks",
+            body: Data(#"{"url":"https://hooks.example/b","secret":"0123456789abcdef","events":["run.started"]}"#.utf8))
+        XCTAssertEqual(unknownEvent.status, .badRequest, "an unknown event type is not a WebhookCreate")
+        let filtered = await service.send(
+            .POST, "/api/v1/webhooks",
+            body: Data(
+                #"{"url":"https://hooks.example/b","secret":"0123456789abcdef","events":["test.broken"],"branches":["release/*"]}"#
+                    .utf8))
+        XCTAssertEqual(filtered.status, .created)
+        let made = try filtered.decode(Webhook.self)
+        XCTAssertEqual(made.events, [.testBroken])
+        XCTAssertEqual(made.branches, ["release/*"])
         try service.store.configureWebhooks(urls: ["https://hooks.example/configured"], secret: "s")
         let configured = try XCTUnwrap(try service.store.webhooks().webhooks.first { $0.source == .configuration })
         let refused = await service.send(.DELETE, "/api/v1/webhooks/\(configured.id)")

@@ -55,6 +55,8 @@ final class PostgresTests: XCTestCase {
             [
                 "0001_baseline", "0002_quarantine", "0003_trail_step_trace", "0004_webhooks", "0005_failure_signatures",
             "0006_passed_durations",
+            "0007_webhook_filters",
+            "0008_results_by_commit",
             ])
         let tables = try database.pool.withConnection { connection in
             let rows = try connection.query(

@@ -139,6 +139,60 @@ final class WebhookStoreTests: StoreTestCase {
         XCTAssertEqual(try store.webhookDeliveries(webhook.id)?.deliveries.count, log.deliveries.count - 1)
     }
 
+    /// Each webhook is queued only the events its filter accepts: every event, test events of `main`, events of
+    /// `release/*` (none here); registering the URL again replaces its filter; an invalid filter is refused.
+    func testFiltersChooseEachWebhooksEvents() throws {
+        let every = try store.createWebhook(WebhookCreate(url: "http://127.0.0.1:9/every", secret: "0123456789abcdef"))
+        let onMain = try store.createWebhook(
+            WebhookCreate(
+                url: "http://127.0.0.1:9/main", secret: "0123456789abcdef",
+                filter: WebhookFilter(events: [.testBroken, .testFixed], branches: ["main"]))
+        ).webhook
+        let releases = try store.createWebhook(
+            WebhookCreate(
+                url: "http://127.0.0.1:9/releases", secret: "0123456789abcdef",
+                filter: WebhookFilter(branches: ["release/*"]))
+        ).webhook
+        XCTAssertEqual(onMain.events, [.testBroken, .testFixed])
+        XCTAssertEqual(onMain.branches, ["main"])
+        XCTAssertNil(every.webhook.events)
+        XCTAssertNil(every.webhook.branches)
+
+        _ = try finishRun(1, commit: "c1", ["testPay": true])
+        _ = try finishRun(2, commit: "c1", ["testPay": false])  // flaky
+        _ = try finishRun(3, commit: "c3", ["testPay": false])
+        _ = try finishRun(4, commit: "c3", ["testPay": false])  // broken
+        func events(_ webhook: Webhook) throws -> [WebhookEventType] {
+            try XCTUnwrap(try store.webhookDeliveries(webhook.id)).deliveries.reversed().map(\.event)
+        }
+        XCTAssertEqual(
+            try events(every.webhook),
+            [.runFinished, .runFinished, .testFlaky, .runFinished, .runFinished, .testBroken])
+        XCTAssertEqual(try events(onMain), [.testBroken])
+        XCTAssertEqual(try events(releases), [])
+
+        let widened = try store.createWebhook(
+            WebhookCreate(
+                url: "http://127.0.0.1:9/releases", secret: "fedcba9876543210",
+                filter: WebhookFilter(events: [.runFinished], branches: ["release/*", "ma*"])))
+        XCTAssertFalse(widened.created)
+        XCTAssertEqual(widened.webhook.events, [.runFinished])
+        XCTAssertEqual(try store.webhooks().webhooks.first { $0.id == releases.id }?.branches, ["release/*", "ma*"])
+        _ = try finishRun(5, commit: "c5", ["testPay": true])
+        XCTAssertEqual(try events(releases), [.runFinished])
+
+        for filter in [WebhookFilter(events: []), WebhookFilter(branches: [""]), WebhookFilter(branches: [])] {
+            XCTAssertThrowsError(
+                try store.createWebhook(
+                    WebhookCreate(url: "http://127.0.0.1:9/bad", secret: "0123456789abcdef", filter: filter))
+            ) { error in
+                guard case .invalid(let message)? = error as? StoreError else { return XCTFail("\(error)") }
+                XCTAssertEqual(message, filter.problem)
+            }
+        }
+        XCTAssertEqual(try store.webhooks().webhooks.count, 3, "nothing refused was stored")
+    }
+
     /// A finish that arrives while its run is being evaluated leaves the run to be evaluated again; configured webhooks
     /// keep their ids across restarts and go when no longer configured; an API webhook cannot be replaced by one.
     func testRefinishedRunsAndConfiguredWebhooks() throws {

@@ -27,11 +27,82 @@ public enum WebhookSource: String, Codable, Sendable, Hashable {
     case api
 }
 
+/// Which events a webhook is sent (README.md, "Webhooks"): every event of every branch unless it names `events`
+/// or `branches`.
+///
+/// A branch pattern is a branch name in which `*` stands for any run of characters (`release/*`); a result without
+/// a branch (`""`) matches no pattern. A test event's branch is the branch its state changed on, a run's its branch.
+public struct WebhookFilter: Sendable, Hashable {
+    /// The event types sent, `nil` for every type.
+    public var events: [WebhookEventType]?
+    /// The branch patterns whose events are sent, `nil` for every branch.
+    public var branches: [String]?
+
+    /// The longest list of branch patterns accepted: 100.
+    public static let maximumBranches = 100
+
+    public init(events: [WebhookEventType]? = nil, branches: [String]? = nil) {
+        self.events = events
+        self.branches = branches
+    }
+
+    /// Whether an event of type `event` on `branch` is sent.
+    public func accepts(_ event: WebhookEventType, branch: String) -> Bool {
+        (events?.contains(event) ?? true)
+            && (branches?.contains { Self.branch(branch, matches: $0) } ?? true)
+    }
+
+    /// A problem with the filter as a sentence, `nil` when it is valid: lists must not be empty, patterns not
+    /// empty and at most ``IngestLimits/textFieldBytes`` bytes, at most ``maximumBranches`` of them.
+    public var problem: String? {
+        if let events, events.isEmpty { return "events must name at least one event type when given" }
+        guard let branches else { return nil }
+        if branches.isEmpty { return "branches must name at least one branch pattern when given" }
+        if branches.count > Self.maximumBranches { return "branches may name at most \(Self.maximumBranches) patterns" }
+        if branches.contains(where: { $0.isEmpty || $0.utf8.count > IngestLimits.textFieldBytes }) {
+            return "a branch pattern must be 1 to \(IngestLimits.textFieldBytes) bytes"
+        }
+        return nil
+    }
+
+    /// Glob matching with `*` only, over whole characters; linear backtracking to the last `*` (no recursion).
+    private static func branch(_ branch: String, matches pattern: String) -> Bool {
+        guard !branch.isEmpty else { return false }
+        let text = Array(branch)
+        let glob = Array(pattern)
+        var (t, g) = (0, 0)
+        var star: Int?
+        var resume = 0
+        while t < text.count {
+            if g < glob.count, glob[g] == "*" {
+                star = g
+                resume = t
+                g += 1
+            } else if g < glob.count, glob[g] == text[t] {
+                t += 1
+                g += 1
+            } else if let star {
+                g = star + 1
+                resume += 1
+                t = resume
+            } else {
+                return false
+            }
+        }
+        while g < glob.count, glob[g] == "*" { g += 1 }
+        return g == glob.count
+    }
+}
+
 /// A configured webhook in `GET /api/v1/webhooks`. Its secret is never part of any answer.
 public struct Webhook: Codable, Sendable, Hashable {
     public var id: String
     public var url: String
     public var source: WebhookSource
+    /// The event types it is sent; absent: every type (``WebhookFilter``).
+    public var events: [WebhookEventType]?
+    /// The branch patterns whose events it is sent; absent: every branch (``WebhookFilter``).
+    public var branches: [String]?
     public var createdAt: Date
     /// Its deliveries by status.
     public var pending: Int
@@ -39,12 +110,14 @@ public struct Webhook: Codable, Sendable, Hashable {
     public var failed: Int
 
     public init(
-        id: String, url: String, source: WebhookSource, createdAt: Date, pending: Int = 0, delivered: Int = 0,
-        failed: Int = 0
+        id: String, url: String, source: WebhookSource, filter: WebhookFilter = WebhookFilter(), createdAt: Date,
+        pending: Int = 0, delivered: Int = 0, failed: Int = 0
     ) {
         self.id = id
         self.url = url
         self.source = source
+        self.events = filter.events
+        self.branches = filter.branches
         self.createdAt = createdAt
         self.pending = pending
         self.delivered = delivered
@@ -61,19 +134,27 @@ public struct WebhookList: Codable, Sendable, Hashable {
     }
 }
 
-/// The body of `POST /api/v1/webhooks`: an `http`/`https` URL and the secret its deliveries are signed with
-/// (``WebhookCreate/minimumSecretLength`` to ``IngestLimits/textFieldBytes`` bytes).
+/// The body of `POST /api/v1/webhooks`: an `http`/`https` URL, the secret its deliveries are signed with
+/// (``WebhookCreate/minimumSecretLength`` to ``IngestLimits/textFieldBytes`` bytes) and, optionally, the events
+/// and branches it is sent (``WebhookFilter``; absent: every one).
 public struct WebhookCreate: Codable, Sendable, Hashable {
     public var url: String
     public var secret: String
+    public var events: [WebhookEventType]?
+    public var branches: [String]?
 
     /// The shortest secret accepted, bytes: 16.
     public static let minimumSecretLength = 16
 
-    public init(url: String, secret: String) {
+    public init(url: String, secret: String, filter: WebhookFilter = WebhookFilter()) {
         self.url = url
         self.secret = secret
+        self.events = filter.events
+        self.branches = filter.branches
     }
+
+    /// Its `events` and `branches`.
+    public var filter: WebhookFilter { WebhookFilter(events: events, branches: branches) }
 }
 
 /// The state of one delivery.

@@ -42,23 +42,11 @@ public enum SQLDialect: Sendable, Hashable {
     /// SQLite's one writer needs nothing.
     public var forUpdate: String { self == .sqlite ? "" : " FOR UPDATE" }
 
-    /// Creates, when missing, the connection's temporary tables that name what `flaky_summaries.sql`
-    /// computes (FlakySummaries.recompute): `flaky_scope_tests (test_id)` and `flaky_scope_days (project, day)`.
-    var flakyScopeTables: String {
+    /// A query with a row when the connection has a temporary table `name` (a constant name).
+    func temporaryTableExists(_ name: String) -> String {
         switch self {
-        case .sqlite:
-            """
-            CREATE TEMP TABLE IF NOT EXISTS flaky_scope_tests (test_id TEXT PRIMARY KEY NOT NULL);
-            CREATE TEMP TABLE IF NOT EXISTS flaky_scope_days (
-                project TEXT NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (project, day));
-            """
-        case .postgres:
-            """
-            CREATE TEMP TABLE IF NOT EXISTS flaky_scope_tests (test_id TEXT COLLATE "C" PRIMARY KEY NOT NULL)
-                ON COMMIT DELETE ROWS;
-            CREATE TEMP TABLE IF NOT EXISTS flaky_scope_days (
-                project TEXT COLLATE "C" NOT NULL, day BIGINT NOT NULL, PRIMARY KEY (project, day)) ON COMMIT DELETE ROWS;
-            """
+        case .sqlite: "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = '\(name)'"
+        case .postgres: "SELECT 1 WHERE to_regclass('pg_temp.\(name)') IS NOT NULL"
         }
     }
 
