@@ -538,32 +538,3 @@ enum FlakySummaries {
         try recompute(db, tests: tests, days: (formerDays + days).map { PageDay(project: project, day: $0) })
     }
 }
-
-/// A JSON array of rows of text and integers, for `json_each` (the batch statements of `FlakySummaries`),
-/// written by `WireJSONWriter`.
-struct BatchJSON {
-    enum Value {
-        case text(String)
-        case integer(Int64)
-        case null
-    }
-
-    private var writer = WireJSONWriter()
-
-    mutating func append(_ row: [Value]) {
-        writer.raw(writer.bytes.isEmpty ? "[" : ",")
-        writer.array(row) { json, value in
-            switch value {
-            case .text(let string): json.string(string)
-            case .integer(let integer): json.raw(String(integer))
-            case .null: json.raw("null")
-            }
-        }
-    }
-
-    /// Whether no row was appended.
-    var isEmpty: Bool { writer.bytes.isEmpty }
-
-    /// The array's text.
-    var json: String { writer.bytes.isEmpty ? "[]" : String(decoding: writer.bytes, as: UTF8.self) + "]" }
-}

@@ -31,16 +31,27 @@ public enum SQLDialect: Sendable, Hashable {
         }
     }
 
-    /// The value of a new test's `tests.key`: SQLite numbers after the largest key (its one writer makes
-    /// that safe); PostgreSQL takes the identity column's sequence, safe with writers side by side.
+    /// The value of a new test's `tests.key` in a single-row insert: SQLite numbers after the largest key (its
+    /// one writer makes that safe); PostgreSQL takes the identity column's sequence, safe with writers side by
+    /// side.
     public var nextTestKey: String {
         self == .sqlite ? "(SELECT coalesce(max(key), 0) + 1 FROM tests)" : "nextval('tests_key_seq')"
     }
 
-    /// Appended to the `SELECT` of a run's row at the start of a write: on PostgreSQL it locks the row, so
-    /// writers of one run (several replicas) take turns and each sees what the one before committed;
-    /// SQLite's one writer needs nothing.
-    public var forUpdate: String { self == .sqlite ? "" : " FOR UPDATE" }
+    /// The values of the new tests' `tests.key` in an `INSERT … SELECT` of several, numbered in the order of
+    /// `order` (an expression over the `SELECT`'s rows) as ``nextTestKey`` numbers one: SQLite adds the row's
+    /// number to the largest key.
+    public func nextTestKeys(orderedBy order: String) -> String {
+        self == .sqlite
+            ? "(SELECT coalesce(max(key), 0) FROM tests) + row_number() OVER (ORDER BY \(order))" : nextTestKey
+    }
+
+    /// Appended to the `SELECT` of a run's row in a write: on PostgreSQL it locks the row until the transaction
+    /// ends, so writers of one run (several replicas) take turns from there on and each sees what the one
+    /// before committed; SQLite's one writer needs nothing. `NO KEY`: the lock leaves alone the key-share locks
+    /// that inserting a result takes on its run (a foreign key), so two batches that inserted results into a
+    /// run do not deadlock asking for it.
+    public var forUpdate: String { self == .sqlite ? "" : " FOR NO KEY UPDATE" }
 
     /// Creates, when missing, the connection's temporary tables that name what `flaky_summaries.sql`
     /// computes (FlakySummaries.recompute): `flaky_scope_tests (test_id)` and `flaky_scope_days (project, day)`.
