@@ -125,8 +125,10 @@ extension FailscopeStore {
         let signatures = batch.results.map(FailureSignature.init(of:))
         return try write { db in
             try db.transaction { () throws -> BatchOutcome in
-                // The run's fields its results copy. Its row is locked only after the batch's rows are written, so
-                // uploads to one run write them side by side and take turns for the run's counts and the summaries.
+                // The run's fields its results copy. Its row is locked only after the batch's rows and its tests'
+                // summaries are written, so uploads to one run write those side by side and take turns only for the
+                // run's counts and the page days (PostgreSQL; a writer of the same tests that holds the row meanwhile,
+                // putRun's, is a deadlock the transaction runs again after).
                 let runFields = "SELECT project, branch, commit_sha, device, started_at FROM runs WHERE id = ?"
                 guard let run = try db.queryFirst(runFields, [runID], row: RunFields.init) else {
                     throw StoreError.runNotFound(runID)
@@ -168,6 +170,18 @@ extension FailscopeStore {
                 let outcome = BatchOutcome(inserted: stored.count, duplicates: batch.results.count - stored.count)
                 guard !stored.isEmpty else { return outcome }
                 try Self.storeDetails(db, stored.map { (batch.results[$0.index], $0.id) })
+                let entries = stored.map { index, id in
+                    let result = batch.results[index]
+                    let testID = identities.testIDs[index]
+                    let place = Self.place(of: result)
+                    return FlakySummaries.Entry(
+                        resultID: id, testID: testID, testKey: testKeys[testID]!, project: run.project,
+                        suite: result.suite, branch: run.branch, commit: run.commit,
+                        device: result.device ?? run.device, page: place.page,
+                        callSite: place.callSite.map { ($0.file, $0.line) }, status: result.status.rawValue,
+                        ranAt: result.startedAt.map(Timestamp.milliseconds) ?? run.startedAt)
+                }
+                try FlakySummaries.add(db, entries)
                 // Another writer changed the run's fields since they were read (putRun copies them onto the results
                 // it sees, not these): the batch runs again with the new ones.
                 guard try db.queryFirst(runFields + db.dialect.forUpdate, [runID], row: RunFields.init) == run else {
@@ -176,19 +190,7 @@ extension FailscopeStore {
                 try Self.addToCounts(
                     db, runID: runID, stored.map { (batch.results[$0.index], $0.id, identities.testIDs[$0.index]) },
                     device: run.device, now: nowMs)
-                try FlakySummaries.add(
-                    db,
-                    stored.map { index, id in
-                        let result = batch.results[index]
-                        let testID = identities.testIDs[index]
-                        let place = Self.place(of: result)
-                        return FlakySummaries.Entry(
-                            resultID: id, testID: testID, testKey: testKeys[testID]!, project: run.project,
-                            suite: result.suite, branch: run.branch, commit: run.commit,
-                            device: result.device ?? run.device, page: place.page,
-                            callSite: place.callSite.map { ($0.file, $0.line) }, status: result.status.rawValue,
-                            ranAt: result.startedAt.map(Timestamp.milliseconds) ?? run.startedAt)
-                    })
+                try FlakySummaries.addDays(db, entries)
                 return outcome
             }
         }
@@ -350,26 +352,32 @@ extension FailscopeStore {
     ///
     /// `failing_test_count` (tests whose last attempt failed or errored, on each device: the result's, else the
     /// run's `device`, as ``refreshStatus(_:runID:)`` counts them) changes by the batch's tests that fail now
-    /// less those that failed before it: each test's attempts in the run are one range of the unique
-    /// (run, key) index (the key starts with the test's part), the batch's own ids left out for "before". Call
-    /// with the run's row locked, so the rows of the writers before are all seen.
+    /// less those that failed before it. A test's last attempt before the batch is looked up in one range of
+    /// the unique (run, key) index (every key of the test's attempts starts with its part), the batch's own
+    /// ids left out; with the batch, it is the later of that and the batch's own. Call with the run's row
+    /// locked, so the rows of the writers before are all seen.
     private static func addToCounts(
         _ db: any SQLConnection, runID: String, _ stored: [(result: TestResult, id: Int64, testID: String)],
         device: String?, now: Int64
     ) throws {
-        var tests = BatchJSON()
+        // The rank of an attempt: later attempts higher, a failed one above a passed one of the same attempt.
+        func rank(_ result: TestResult) -> Int { result.attempt * 2 + (result.status.outcome == .fail ? 1 : 0) }
         var ids = BatchJSON()
-        var seen = Set<[String?]>()
         var added: [TestStatus: Int] = [:]
+        var ranks: [[String?]: Int] = [:]
+        var order: [[String?]] = []
         for (result, id, testID) in stored {
             ids.append(values: [id])
             added[result.status, default: 0] += 1
-            let testPart = result.resultKeyTestPart
-            let device = result.device ?? device
-            if seen.insert([testPart, testID, device]).inserted {
-                tests.append(values: [testPart + "\u{1F}", testPart + "\u{20}", testID, device])
-            }
+            let key = [result.resultKeyTestPart, testID, result.device ?? device]
+            if ranks[key] == nil { order.append(key) }
+            ranks[key] = max(ranks[key] ?? 0, rank(result))
         }
+        var tests = BatchJSON()
+        for key in order {
+            tests.append(values: [key[0]! + "\u{1F}", key[0]! + "\u{20}", key[1]!, key[2], ranks[key]!])
+        }
+        let after = db.dialect.greatest("coalesce(l.before, l.own)", "l.own")
         try db.run(
             """
             UPDATE runs SET result_count = result_count + ?4, passed_count = passed_count + ?5,
@@ -379,19 +387,18 @@ extension FailscopeStore {
                 status = CASE WHEN finished_at IS NULL THEN 'incomplete'
                     WHEN failing_test_count + d.delta > 0 THEN 'failed' ELSE 'passed' END
             FROM (
-                SELECT CAST(coalesce(sum(latest.last_rank % 2 - coalesce(latest.last_rank_before % 2, 0)), 0) AS BIGINT) AS delta
+                SELECT CAST(coalesce(sum(\(after) % 2 - coalesce(l.before % 2, 0)), 0) AS BIGINT) AS delta
                 FROM (
-                    SELECT max(a.rank) AS last_rank, max(CASE WHEN a.id NOT IN (
-                        SELECT CAST(i.value ->> 0 AS BIGINT) FROM \(db.dialect.jsonArrayRows("?3", as: "i"))) THEN a.rank END)
-                        AS last_rank_before
-                    FROM (
-                        SELECT j.key AS test, r.id, r.attempt * 2 + CASE WHEN r.status IN ('failed', 'error') THEN 1 ELSE 0 END
-                            AS rank
-                        FROM \(db.dialect.jsonArrayRows("?2", as: "j")) JOIN results r ON r.run_id = ?1
-                            AND r.result_key > (j.value ->> 0) AND r.result_key < (j.value ->> 1)
+                    SELECT CAST(j.value ->> 4 AS BIGINT) AS own, (
+                        SELECT max(r.attempt * 2 + CASE WHEN r.status IN ('failed', 'error') THEN 1 ELSE 0 END)
+                        FROM results r
+                        WHERE r.run_id = ?1 AND r.result_key > (j.value ->> 0) AND r.result_key < (j.value ->> 1)
                             AND r.test_id = (j.value ->> 2) AND r.device IS NOT DISTINCT FROM (j.value ->> 3)
-                    ) AS a GROUP BY a.test
-                ) AS latest
+                            AND r.id NOT IN (
+                                SELECT CAST(i.value ->> 0 AS BIGINT) FROM \(db.dialect.jsonArrayRows("?3", as: "i")))
+                    ) AS before
+                    FROM \(db.dialect.jsonArrayRows("?2", as: "j"))
+                ) AS l
             ) AS d
             WHERE id = ?1
             """,

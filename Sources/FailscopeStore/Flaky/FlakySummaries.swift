@@ -442,14 +442,21 @@ enum FlakySummaries {
         var day: Int64
     }
 
-    /// Adds the stored results `entries` of one ingest batch to the summaries. SQLite records them
-    /// incrementally (``record(_:_:testSummaries:pageDays:)``); PostgreSQL, whose writers run side by side,
-    /// computes the rows of the batch's tests and days again (``recompute(_:tests:days:)``).
+    /// Adds the stored results `entries` of one ingest batch to the summaries, but for PostgreSQL's page days
+    /// (``addDays(_:_:)``). SQLite records them incrementally (``record(_:_:testSummaries:pageDays:)``);
+    /// PostgreSQL, whose writers run side by side, computes the rows of the batch's tests again
+    /// (``recompute(_:tests:days:)``).
     static func add(_ db: any SQLConnection, _ entries: [Entry]) throws {
         if let sqlite = db as? Database { return try record(sqlite, entries) }
+        try recompute(db, tests: entries.map(\.testID), days: [])
+    }
+
+    /// PostgreSQL: computes the `page_days` rows of the days of `entries` again, after ``add(_:_:)``. Every batch
+    /// of a project's day waits for the one before (they share the rows), so `addResults` calls it last.
+    static func addDays(_ db: any SQLConnection, _ entries: [Entry]) throws {
+        guard db.dialect == .postgres else { return }
         try recompute(
-            db, tests: entries.map(\.testID),
-            days: entries.map { PageDay(project: $0.project, day: $0.ranAt / millisecondsPerDay) })
+            db, tests: [], days: entries.map { PageDay(project: $0.project, day: $0.ranAt / millisecondsPerDay) })
     }
 
     /// Computes again, with the engine's `flaky_summaries.sql` (the one definition of the rows), every summary
@@ -476,7 +483,7 @@ enum FlakySummaries {
             INSERT INTO flaky_scope_days (project, day) SELECT DISTINCT (j.value ->> 0), CAST(j.value ->> 1 AS BIGINT)
             FROM \(db.dialect.jsonArrayRows("?1", as: "j")) WHERE true ON CONFLICT DO NOTHING
             """, [dayRows.json])
-        try computeScope(db)
+        try computeScope(db, tests: !tests.isEmpty, days: !days.isEmpty)
     }
 
     /// Recomputes every summary table from `results` (a full rebuild: the generator's bulk load, gc, a repair).
@@ -510,8 +517,9 @@ enum FlakySummaries {
             .filter { !$0.isEmpty }
     }
 
-    /// Runs the engine's `flaky_summaries.sql` over the filled scope tables, then empties them.
-    private static func computeScope(_ db: any SQLConnection) throws {
+    /// Runs the engine's `flaky_summaries.sql` over the filled scope tables, then empties them; with `days`
+    /// or `tests` false, leaves out the statements of that scope (it is empty).
+    private static func computeScope(_ db: any SQLConnection, tests: Bool = true, days: Bool = true) throws {
         if db.dialect == .postgres {
             try db.run(
                 """
@@ -520,7 +528,9 @@ enum FlakySummaries {
                     UNION SELECT hashtext('d' || project || ':' || day) FROM flaky_scope_days ORDER BY 1) AS keys
                 """)
         }
-        for statement in statements(db.dialect) { try db.run(statement) }
+        for statement in statements(db.dialect) where statement.contains("flaky_scope_days") ? days : tests {
+            try db.run(statement)
+        }
         try db.run("DELETE FROM flaky_scope_tests")
         try db.run("DELETE FROM flaky_scope_days")
     }

@@ -68,8 +68,8 @@ extension SQLConnection {
     /// `body` gets each returned row. Returns the rows inserted; nothing is run for no rows.
     @discardableResult
     func insert(
-        into table: String, _ columns: KeyValuePairs<String, BatchJSON.Column>, rows: BatchJSON, then clause: String = "",
-        _ body: (any SQLRow) throws -> Void = { _ in }
+        into table: String, _ columns: KeyValuePairs<String, BatchJSON.Column>, rows: BatchJSON,
+        then clause: String = "", _ body: (any SQLRow) throws -> Void = { _ in }
     ) throws -> Int {
         guard !rows.isEmpty else { return 0 }
         let values = columns.enumerated().map { index, column in column.value.cast("(j.value ->> \(index))") }

@@ -23,11 +23,12 @@ public enum SQLDialect: Sendable, Hashable {
 
     /// A FROM item named `alias` with one row per element of the JSON array in parameter `parameter`
     /// (`?1`): columns `value` (the element, read with `->> N` for an array element's N-th item, as text
-    /// on PostgreSQL: cast to compare with numbers) and `key` (its position, for `ORDER BY`).
+    /// on PostgreSQL: cast to compare with numbers) and `key` (its position, for `ORDER BY`). PostgreSQL's
+    /// `jsonb` is parsed once, where `json` would be parsed again by every `->>`.
     public func jsonArrayRows(_ parameter: String, as alias: String) -> String {
         switch self {
         case .sqlite: "json_each(\(parameter)) AS \(alias)"
-        case .postgres: "json_array_elements(CAST(\(parameter) AS json)) WITH ORDINALITY AS \(alias) (value, key)"
+        case .postgres: "jsonb_array_elements(CAST(\(parameter) AS jsonb)) WITH ORDINALITY AS \(alias) (value, key)"
         }
     }
 
