@@ -192,6 +192,8 @@ ON CONFLICT (test_id, branch, device, page, file, line) DO UPDATE SET fails = fl
     last_fail_at = GREATEST(flaky_call_sites.last_fail_at, excluded.last_fail_at);
 
 -- page_days, the page list: results and failures per (project, branch, page, suite, day) of flaky_scope_page_results.
+-- Last, and in key order: ingest writers side by side share these rows (no advisory lock), and take them in one
+-- order from here to their commit.
 INSERT INTO page_days (project, branch, page, suite, day, results, fails, last_fail_at)
 SELECT r.project, coalesce(r.branch, ''), coalesce(r.page, ''), CASE WHEN r.page IS NULL THEN t.suite ELSE '' END,
     r.ran_at / 86400000, count(*), count(*) FILTER (WHERE r.status IN ('failed', 'error')),
@@ -199,5 +201,6 @@ SELECT r.project, coalesce(r.branch, ''), coalesce(r.page, ''), CASE WHEN r.page
 FROM flaky_scope_page_results s JOIN results r ON r.id = s.id JOIN tests t ON t.id = r.test_id
 GROUP BY r.project, coalesce(r.branch, ''), coalesce(r.page, ''), CASE WHEN r.page IS NULL THEN t.suite ELSE '' END,
     r.ran_at / 86400000
+ORDER BY 1, 5, 2, 3, 4
 ON CONFLICT (project, day, branch, page, suite) DO UPDATE SET results = page_days.results + excluded.results,
     fails = page_days.fails + excluded.fails, last_fail_at = GREATEST(page_days.last_fail_at, excluded.last_fail_at);

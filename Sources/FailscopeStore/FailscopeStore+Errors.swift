@@ -5,14 +5,18 @@ import Foundation
 /// per project, and a run's failures read as problems with a verdict each (docs/flaky.md). Every statement
 /// runs unchanged on both engines.
 extension FailscopeStore {
-    /// Stores `result`'s signature (once per distinct signature) and returns its id, `nil` when the result
-    /// has none (`FailureSignature(of:)`). Part of the ingest transaction.
-    static func storeSignature(_ db: any SQLConnection, of result: TestResult) throws -> String? {
-        guard let signature = FailureSignature(of: result) else { return nil }
-        try db.run(
-            "INSERT INTO failure_signatures (id, message, location) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
-            [signature.id, signature.message, signature.location])
-        return signature.id
+    /// Stores the failure signatures `signatures` (FailureSignature(of:) of a batch's results), each once, in
+    /// one statement; by id, so writers side by side take the rows' locks in one order. Part of the ingest
+    /// transaction.
+    static func storeSignatures(_ db: any SQLConnection, _ signatures: [FailureSignature]) throws {
+        var rows = BatchJSON()
+        var seen = Set<String>()
+        for signature in signatures.sorted(by: { $0.id < $1.id }) where seen.insert(signature.id).inserted {
+            rows.append(values: [signature.id, signature.message, signature.location])
+        }
+        try db.insert(
+            into: "failure_signatures", ["id": .text, "message": .text, "location": .text], rows: rows,
+            then: "ON CONFLICT (id) DO NOTHING")
     }
 
     /// The unique errors of `query.project` in the window, ranked by distinct tests, then runs, then failures,

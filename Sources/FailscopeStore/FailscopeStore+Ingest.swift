@@ -122,92 +122,63 @@ extension FailscopeStore {
         })
         else { throw StoreError.runNotFound(runID) }
         let identities = BatchIdentities(batch.results, project: project)
+        let signatures = batch.results.map(FailureSignature.init(of:))
         return try write { db in
             try db.transaction { () throws -> BatchOutcome in
-                guard
-                    let run = try db.queryFirst(
-                        "SELECT project, branch, commit_sha, device, started_at FROM runs WHERE id = ?\(db.dialect.forUpdate)",
-                        [runID],
-                        row: {
-                            (
-                                project: $0.string(0), branch: $0.optionalString(1), commit: $0.optionalString(2),
-                                device: $0.optionalString(3), startedAt: $0.int64(4)
-                            )
-                        })
-                else { throw StoreError.runNotFound(runID) }
-                var outcome = BatchOutcome(inserted: 0, duplicates: 0)
-                var added: [TestStatus: Int] = [:]
-                var failingDelta = 0
-                var resultIDs: [Int64] = []
-                resultIDs.reserveCapacity(batch.results.count)
+                // The run's fields its results copy. Its row is locked only after the batch's rows and its tests'
+                // summaries are written, so uploads to one run write those side by side and take turns only for the
+                // run's counts and the page days (PostgreSQL; a writer of the same tests that holds the row meanwhile,
+                // putRun's, is a deadlock the transaction runs again after).
+                let runFields = "SELECT project, branch, commit_sha, device, started_at FROM runs WHERE id = ?"
+                guard let run = try db.queryFirst(runFields, [runID], row: RunFields.init) else {
+                    throw StoreError.runNotFound(runID)
+                }
                 // A run deleted by retention and created again in another project meanwhile: ids anew.
                 let identities =
                     run.project == project ? identities : BatchIdentities(batch.results, project: run.project)
-                let attempts = zip(batch.results, identities.testParts).map { result, testPart in
-                    AttemptKey(testPart: testPart, device: result.device ?? run.device)
-                }
-                // Each test's latest attempt so far in this run (the unique index's key range of the test), to
-                // keep failing_test_count exact without re-reading the whole run: one lookup for the batch,
-                // then kept up to date as the batch's results are stored.
-                var latest = try Self.latestAttempts(db, runID: runID, Array(zip(identities.testIDs, attempts)))
-                _ = try Self.storeTests(
+                try Self.storeSignatures(db, signatures.compactMap { $0 })
+                try Self.storeTests(
                     db, project: run.project, Array(zip(identities.testIDs, batch.results)), firstSeenAt: nowMs)
+                var rows = BatchJSON()
                 for (index, result) in batch.results.enumerated() {
-                    let testID = identities.testIDs[index]
-                    let attempt = attempts[index]
-                    let firstFailure = result.failures.first
-                    let lastStep = result.trail.last
-                    let page = firstFailure?.page ?? lastStep?.page
-                    let callSite = firstFailure?.callSite ?? lastStep?.callSite
                     let startedAt = result.startedAt.map(Timestamp.milliseconds)
-                    let previous = latest[attempt]
-                    let inserted = try db.queryFirst(
-                        """
-                        INSERT INTO results (run_id, result_key, test_id, project, branch, commit_sha, device,
-                            reported_device, page, call_site_file, call_site_line, attempt, status, skip_reason,
-                            started_at, ran_at, duration, system_out, system_err, failure_signature)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (run_id, result_key) DO NOTHING RETURNING id
-                        """,
-                        [
-                            runID, identities.resultKeys[index], testID, run.project, run.branch, run.commit,
-                            result.device ?? run.device, result.device, page, callSite?.file, callSite?.line,
-                            result.attempt, result.status.rawValue, result.skipReason, startedAt,
-                            startedAt ?? run.startedAt, result.duration, result.systemOut, result.systemErr,
-                            try Self.storeSignature(db, of: result),
-                        ], row: { $0.int64(0) })
-                    guard let resultID = inserted else {
-                        outcome.duplicates += 1
-                        continue
-                    }
-                    outcome.inserted += 1
-                    added[result.status, default: 0] += 1
-                    // The test's last attempt, a failed one first among equal attempts (as refreshStatus ranks).
-                    let failing = result.status.outcome == .fail
-                    if previous.map({ (result.attempt, failing ? 1 : 0) > ($0.attempt, $0.failing ? 1 : 0) }) ?? true {
-                        failingDelta += (failing ? 1 : 0) - (previous?.failing == true ? 1 : 0)
-                        latest[attempt] = (result.attempt, failing)
-                    }
-                    try insertDetails(db, resultID: resultID, result: result)
-                    resultIDs.append(resultID)
+                    let place = Self.place(of: result)
+                    rows.append(values: [
+                        runID, identities.resultKeys[index], identities.testIDs[index], run.project, run.branch,
+                        run.commit, result.device ?? run.device, result.device, place.page, place.callSite?.file,
+                        place.callSite?.line, result.attempt, result.status.rawValue, result.skipReason, startedAt,
+                        startedAt ?? run.startedAt, result.duration, result.systemOut, result.systemErr,
+                        signatures[index]?.id,
+                    ])
                 }
-                try FlakySummaries.add(db, resultIDs: resultIDs)
-                if outcome.inserted > 0 {
-                    try db.run(
-                        """
-                        UPDATE runs SET result_count = result_count + ?2, passed_count = passed_count + ?3,
-                            failed_count = failed_count + ?4, error_count = error_count + ?5,
-                            skipped_count = skipped_count + ?6, expected_failure_count = expected_failure_count + ?7,
-                            failing_test_count = failing_test_count + ?1, updated_at = ?8,
-                            status = CASE WHEN finished_at IS NULL THEN 'incomplete'
-                                WHEN failing_test_count + ?1 > 0 THEN 'failed' ELSE 'passed' END
-                        WHERE id = ?9
-                        """,
-                        [
-                            failingDelta, outcome.inserted, added[.passed] ?? 0, added[.failed] ?? 0,
-                            added[.error] ?? 0, added[.skipped] ?? 0, added[.expectedFailure] ?? 0, nowMs, runID,
-                        ])
+                var storedIDs: [String: Int64] = [:]
+                try db.insert(
+                    into: "results",
+                    [
+                        "run_id": .text, "result_key": .text, "test_id": .text, "project": .text, "branch": .text,
+                        "commit_sha": .text, "device": .text, "reported_device": .text, "page": .text,
+                        "call_site_file": .text, "call_site_line": .integer, "attempt": .integer, "status": .text,
+                        "skip_reason": .text, "started_at": .integer, "ran_at": .integer, "duration": .real,
+                        "system_out": .text, "system_err": .text, "failure_signature": .text,
+                    ], rows: rows, then: "ON CONFLICT (run_id, result_key) DO NOTHING RETURNING id, result_key"
+                ) { storedIDs[$0.string(1)] = $0.int64(0) }
+                // The stored results in batch order; of a key given twice, the first copy.
+                var stored: [(index: Int, id: Int64)] = []
+                for (index, key) in identities.resultKeys.enumerated() {
+                    if let id = storedIDs.removeValue(forKey: key) { stored.append((index, id)) }
                 }
+                let outcome = BatchOutcome(inserted: stored.count, duplicates: batch.results.count - stored.count)
+                guard !stored.isEmpty else { return outcome }
+                try Self.storeDetails(db, stored.map { (batch.results[$0.index], $0.id) })
+                try FlakySummaries.add(db, resultIDs: stored.map(\.id))
+                // Another writer changed the run's fields since they were read (putRun copies them onto the results
+                // it sees, not these): the batch runs again with the new ones.
+                guard try db.queryFirst(runFields + db.dialect.forUpdate, [runID], row: RunFields.init) == run else {
+                    throw PostgresError.serializationFailure
+                }
+                try Self.addToCounts(
+                    db, runID: runID, stored.map { (batch.results[$0.index], $0.id, identities.testIDs[$0.index]) },
+                    device: run.device, now: nowMs)
                 return outcome
             }
         }
@@ -287,12 +258,19 @@ extension FailscopeStore {
 
     // MARK: Internals
 
-    /// A test (its ``TestResult/resultKeyTestPart``) on a device (the result's, else the run's) within a run: a
-    /// result that names the run's device and one that names none are attempts of the same test, as
-    /// ``refreshStatus(_:runID:)`` counts them.
-    struct AttemptKey: Hashable {
-        var testPart: String
+    /// The fields of a run its results copy, as `addResults` reads them.
+    struct RunFields: Equatable {
+        var project: String
+        var branch: String?
+        var commit: String?
         var device: String?
+        var startedAt: Int64
+
+        init(_ row: any SQLRow) {
+            (project, branch, commit, device, startedAt) = (
+                row.string(0), row.optionalString(1), row.optionalString(2), row.optionalString(3), row.int64(4)
+            )
+        }
     }
 
     /// What identifies each result of a batch, by position: its test's id (``TestIdentity/id``), its
@@ -316,117 +294,150 @@ extension FailscopeStore {
         }
     }
 
-    /// The `tests.key` of each test of a batch (`tests`: id and the result that names it, in batch order):
-    /// one lookup for the batch's stored tests, then each new test stored with the next key (tests are
-    /// numbered in the order they are first stored, so one upload's tests have neighbouring keys). Runs in the
-    /// write transaction, so no other writer numbers tests meanwhile.
+    /// A result's page and call site: its first failure's, else its trail's last step's.
+    static func place(of result: TestResult) -> (page: String?, callSite: SourceLocation?) {
+        let firstFailure = result.failures.first
+        let lastStep = result.trail.last
+        return (firstFailure?.page ?? lastStep?.page, firstFailure?.callSite ?? lastStep?.callSite)
+    }
+
+    /// Stores the new tests of a batch (`tests`: id and the result that names it, in batch order) with the next
+    /// keys in batch order, so one upload's tests have neighbouring keys (and summary rows); one statement.
     ///
     /// - Throws: `StoreError.busy` / `.unavailable` / `.storageFull`.
     private static func storeTests(
         _ db: any SQLConnection, project: String, _ tests: [(id: String, result: TestResult)], firstSeenAt: Int64
-    ) throws -> [String: Int64] {
-        var ids = BatchJSON()
-        for test in tests { ids.append([.text(test.id)]) }
-        var keys: [String: Int64] = [:]
-        keys.reserveCapacity(tests.count)
-        try db.forEachRow(
-            "SELECT t.id, t.key FROM \(db.dialect.jsonArrayRows("?1", as: "j")) JOIN tests t ON t.id = (j.value ->> 0)",
-            [ids.json]
-        ) { row in
-            keys[row.string(0)] = row.int64(1)
-            return true
+    ) throws {
+        var rows = BatchJSON()
+        var seen = Set<String>()
+        for (id, result) in tests where seen.insert(id).inserted {
+            rows.append(values: [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt])
         }
-        for (id, result) in tests where keys[id] == nil {
-            // Another writer (PostgreSQL: another replica) may store the same test meanwhile: then its key.
-            keys[id] =
-                try db.queryFirst(
-                    """
-                    INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key)
-                    VALUES (?, ?, ?, ?, ?, ?, \(db.dialect.nextTestKey)) ON CONFLICT (id) DO NOTHING RETURNING key
-                    """, [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt],
-                    row: { $0.int64(0) })
-                ?? db.queryFirst("SELECT key FROM tests WHERE id = ?", [id], row: { $0.int64(0) })
-        }
-        return keys
-    }
-
-    /// The highest attempt stored in run `runID` of each test and device of `identities` (a failed one first
-    /// among equal attempts), and whether it failed: one statement over the batch (`json_each`), each a range of
-    /// the unique (run, key) index over the test's keys on every reported device, filtered by the device.
-    private static func latestAttempts(
-        _ db: any SQLConnection, runID: String, _ identities: [(testID: String, attempt: AttemptKey)]
-    ) throws -> [AttemptKey: (attempt: Int, failing: Bool)] {
-        var keys: [AttemptKey] = []
-        var lookups = BatchJSON()
-        var seen = Set<AttemptKey>()
-        for identity in identities where seen.insert(identity.attempt).inserted {
-            keys.append(identity.attempt)
-            lookups.append([
-                .text(identity.attempt.testPart + "\u{1F}"), .text(identity.attempt.testPart + "\u{20}"),
-                .text(identity.testID),
-                identity.attempt.device.map { .text($0) } ?? .null,
-            ])
-        }
-        let found = try db.query(
+        // Another writer (PostgreSQL: another replica) may store one of them meanwhile: its key stays.
+        try db.run(
             """
-            SELECT (SELECT max(r.attempt * 2 + CASE WHEN r.status IN ('failed', 'error') THEN 1 ELSE 0 END)
-                FROM results r
-                WHERE r.run_id = ?1 AND r.result_key > (j.value ->> 0)
-                    AND r.result_key < (j.value ->> 1) AND r.test_id = (j.value ->> 2)
-                    AND r.device IS NOT DISTINCT FROM (j.value ->> 3))
-            FROM \(db.dialect.jsonArrayRows("?2", as: "j")) ORDER BY j.key
-            """, [runID, lookups.json]
-        ) { $0.optionalInt(0) }
-        var latest: [AttemptKey: (attempt: Int, failing: Bool)] = [:]
-        for (key, value) in zip(keys, found) {
-            if let value { latest[key] = (value / 2, value % 2 == 1) }
-        }
-        return latest
+            INSERT INTO tests (id, project, suite, name, arguments, first_seen_at, key)
+            SELECT (j.value ->> 0), (j.value ->> 1), (j.value ->> 2), (j.value ->> 3), (j.value ->> 4),
+                CAST(j.value ->> 5 AS BIGINT), \(db.dialect.nextTestKeys(orderedBy: "j.key"))
+            FROM \(db.dialect.jsonArrayRows("?1", as: "j"))
+            WHERE NOT EXISTS (SELECT 1 FROM tests t WHERE t.id = (j.value ->> 0)) ORDER BY j.key
+            ON CONFLICT (id) DO NOTHING
+            """, [rows.json])
     }
 
-    private func insertDetails(_ db: any SQLConnection, resultID: Int64, result: TestResult) throws {
-        for (position, failure) in result.failures.enumerated() {
-            let frame = failure.elementFrame
-            try db.run(
-                """
-                INSERT INTO failures (result_id, position, message, location_file, location_line, page, action,
-                    call_site_file, call_site_line, element_x, element_y, element_width, element_height, is_error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    resultID, position, failure.message, failure.location?.file, failure.location?.line, failure.page,
+    /// Adds the batch's `stored` results (with their ids and test ids) to run `runID`'s counts, in one statement.
+    ///
+    /// `failing_test_count` (tests whose last attempt failed or errored, on each device: the result's, else the
+    /// run's `device`, as ``refreshStatus(_:runID:)`` counts them) changes by the batch's tests that fail now
+    /// less those that failed before it. A test's last attempt before the batch is looked up in one range of
+    /// the unique (run, key) index (every key of the test's attempts starts with its part), the batch's own
+    /// ids left out; with the batch, it is the later of that and the batch's own. Call with the run's row
+    /// locked, so the rows of the writers before are all seen.
+    private static func addToCounts(
+        _ db: any SQLConnection, runID: String, _ stored: [(result: TestResult, id: Int64, testID: String)],
+        device: String?, now: Int64
+    ) throws {
+        // The rank of an attempt: later attempts higher, a failed one above a passed one of the same attempt.
+        func rank(_ result: TestResult) -> Int { result.attempt * 2 + (result.status.outcome == .fail ? 1 : 0) }
+        var ids = BatchJSON()
+        var added: [TestStatus: Int] = [:]
+        var ranks: [[String?]: Int] = [:]
+        var order: [[String?]] = []
+        for (result, id, testID) in stored {
+            ids.append(values: [id])
+            added[result.status, default: 0] += 1
+            let key = [result.resultKeyTestPart, testID, result.device ?? device]
+            if ranks[key] == nil { order.append(key) }
+            ranks[key] = max(ranks[key] ?? 0, rank(result))
+        }
+        var tests = BatchJSON()
+        for key in order {
+            tests.append(values: [key[0]! + "\u{1F}", key[0]! + "\u{20}", key[1]!, key[2], ranks[key]!])
+        }
+        let after = db.dialect.greatest("coalesce(l.before, l.own)", "l.own")
+        try db.run(
+            """
+            UPDATE runs SET result_count = result_count + ?4, passed_count = passed_count + ?5,
+                failed_count = failed_count + ?6, error_count = error_count + ?7, skipped_count = skipped_count + ?8,
+                expected_failure_count = expected_failure_count + ?9, failing_test_count = failing_test_count + d.delta,
+                updated_at = ?10,
+                status = CASE WHEN finished_at IS NULL THEN 'incomplete'
+                    WHEN failing_test_count + d.delta > 0 THEN 'failed' ELSE 'passed' END
+            FROM (
+                SELECT CAST(coalesce(sum(\(after) % 2 - coalesce(l.before % 2, 0)), 0) AS BIGINT) AS delta
+                FROM (
+                    SELECT CAST(j.value ->> 4 AS BIGINT) AS own, (
+                        SELECT max(r.attempt * 2 + CASE WHEN r.status IN ('failed', 'error') THEN 1 ELSE 0 END)
+                        FROM results r
+                        WHERE r.run_id = ?1 AND r.result_key > (j.value ->> 0) AND r.result_key < (j.value ->> 1)
+                            AND r.test_id = (j.value ->> 2) AND r.device IS NOT DISTINCT FROM (j.value ->> 3)
+                            AND r.id NOT IN (
+                                SELECT CAST(i.value ->> 0 AS BIGINT) FROM \(db.dialect.jsonArrayRows("?3", as: "i")))
+                    ) AS before
+                    FROM \(db.dialect.jsonArrayRows("?2", as: "j"))
+                ) AS l
+            ) AS d
+            WHERE id = ?1
+            """,
+            [
+                runID, tests.json, ids.json, stored.count, added[.passed] ?? 0, added[.failed] ?? 0, added[.error] ?? 0,
+                added[.skipped] ?? 0, added[.expectedFailure] ?? 0, now,
+            ])
+    }
+
+    /// Stores the failures, trail steps, visited pages and artifact references of the `stored` results (each
+    /// with its new id): one statement per table for the batch.
+    private static func storeDetails(_ db: any SQLConnection, _ stored: [(result: TestResult, id: Int64)]) throws {
+        var failures = BatchJSON()
+        var steps = BatchJSON()
+        var pages = BatchJSON()
+        var artifacts = BatchJSON()
+        for (result, id) in stored {
+            for (position, failure) in result.failures.enumerated() {
+                let frame = failure.elementFrame
+                failures.append(values: [
+                    id, position, failure.message, failure.location?.file, failure.location?.line, failure.page,
                     failure.action, failure.callSite?.file, failure.callSite?.line, frame?.x, frame?.y, frame?.width,
                     frame?.height, failure.isError,
                 ])
-        }
-        for (position, step) in result.trail.enumerated() {
-            let target = step.target
-            try db.run(
-                """
-                INSERT INTO trail_steps (result_id, position, page, action, call_site_file, call_site_line,
-                    element_tree, target_x, target_y, target_width, target_height, duration)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    resultID, position, step.page, step.action, step.callSite?.file, step.callSite?.line,
-                    step.elementTree, target?.x, target?.y, target?.width, target?.height, step.duration,
+            }
+            for (position, step) in result.trail.enumerated() {
+                let target = step.target
+                steps.append(values: [
+                    id, position, step.page, step.action, step.callSite?.file, step.callSite?.line, step.elementTree,
+                    target?.x, target?.y, target?.width, target?.height, step.duration,
                 ])
-        }
-        for (position, page) in result.pagesVisited.enumerated() {
-            try db.run(
-                "INSERT INTO result_pages (result_id, position, page) VALUES (?, ?, ?)", [resultID, position, page])
-        }
-        for (position, artifact) in result.artifacts.enumerated() {
-            try db.run(
-                """
-                INSERT INTO result_artifacts (result_id, position, sha256, kind, byte_count, width, height)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    resultID, position, artifact.sha256, artifact.kind.rawValue, artifact.byteCount, artifact.width,
+            }
+            for (position, page) in result.pagesVisited.enumerated() { pages.append(values: [id, position, page]) }
+            for (position, artifact) in result.artifacts.enumerated() {
+                artifacts.append(values: [
+                    id, position, artifact.sha256, artifact.kind.rawValue, artifact.byteCount, artifact.width,
                     artifact.height,
                 ])
+            }
         }
+        try db.insert(
+            into: "failures",
+            [
+                "result_id": .integer, "position": .integer, "message": .text, "location_file": .text,
+                "location_line": .integer, "page": .text, "action": .text, "call_site_file": .text,
+                "call_site_line": .integer, "element_x": .real, "element_y": .real, "element_width": .real,
+                "element_height": .real, "is_error": .integer,
+            ], rows: failures)
+        try db.insert(
+            into: "trail_steps",
+            [
+                "result_id": .integer, "position": .integer, "page": .text, "action": .text, "call_site_file": .text,
+                "call_site_line": .integer, "element_tree": .text, "target_x": .real, "target_y": .real,
+                "target_width": .real, "target_height": .real, "duration": .real,
+            ], rows: steps)
+        try db.insert(into: "result_pages", ["result_id": .integer, "position": .integer, "page": .text], rows: pages)
+        try db.insert(
+            into: "result_artifacts",
+            [
+                "result_id": .integer, "position": .integer, "sha256": .text, "kind": .text, "byte_count": .integer,
+                "width": .integer, "height": .integer,
+            ], rows: artifacts)
     }
 
     /// Recomputes `failing_test_count` (tests whose last attempt failed or errored) and `status`.

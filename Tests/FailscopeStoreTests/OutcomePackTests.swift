@@ -50,15 +50,25 @@ final class OutcomePackTests: XCTestCase {
             let values: [any SQLBindable] = ["k", 1_000 + id / 2, id, id % 3 == 0, commit]
             try db.run("INSERT INTO r VALUES (?, ?, ?, ?, ?)", values)
         }
-        let packs = try db.query("SELECT key, failscope_outcome_pack(ran_at, id, failed, commit_sha) FROM r GROUP BY key") {
-            $0.withBlob(1) { OutcomePack($0) }
-        }
-        XCTAssertEqual(packs.count, 1)
         let committed = OutcomePack.commitKey("c1")
-        let expected = (7...70).reversed().map { (id: Int) -> OutcomePack.Outcome in
-            let commitKey: UInt32 = id % 2 == 0 ? committed : 0
-            return OutcomePack.Outcome(ranAt: Int64(1_000 + id / 2), failed: id % 3 == 0, commitKey: commitKey)
+        func outcome(_ id: Int) -> OutcomePack.Outcome {
+            OutcomePack.Outcome(ranAt: Int64(1_000 + id / 2), failed: id % 3 == 0, commitKey: id % 2 == 0 ? committed : 0)
         }
-        XCTAssertEqual(packs.first?.outcomes, expected)
+        func pack(_ sql: String) throws -> OutcomePack? {
+            try db.queryFirst(sql) { $0.withBlob(0) { OutcomePack($0) } }
+        }
+        XCTAssertEqual(
+            try pack("SELECT failscope_outcome_pack(ran_at, id, failed, commit_sha, NULL) FROM r GROUP BY key")?.outcomes,
+            (7...70).reversed().map(outcome))
+        // Merged into a stored pack of the results up to 40: the same newest 64, the group's first among equal
+        // times (result 41 ran with 40, at 1,020).
+        let stored = try XCTUnwrap(
+            try pack("SELECT failscope_outcome_pack(ran_at, id, failed, commit_sha, NULL) FROM r WHERE id <= 40"))
+        let merged = try db.queryFirst(
+            "SELECT failscope_outcome_pack(ran_at, id, failed, commit_sha, ?) FROM r WHERE id > 40",
+            [SQLValue.blob(stored.encoded())]
+        ) { $0.withBlob(0) { OutcomePack($0) } }
+        XCTAssertEqual(merged?.outcomes, (7...70).reversed().map(outcome))
+        XCTAssertEqual(merged?.outcomes[29], outcome(41), "41 (the group's) before 40 (the stored pack's), both at 1,020")
     }
 }

@@ -433,6 +433,6 @@ final class SQLDialectTests: XCTestCase {
         XCTAssertEqual(SQLDialect.sqlite.greatest("a", "?1"), "max(a, ?1)")
         XCTAssertEqual(SQLDialect.postgres.least("a", "b"), "LEAST(a, b)")
         XCTAssertEqual(SQLDialect.sqlite.forUpdate, "")
-        XCTAssertEqual(SQLDialect.postgres.forUpdate, " FOR UPDATE")
+        XCTAssertEqual(SQLDialect.postgres.forUpdate, " FOR NO KEY UPDATE")
     }
 }

@@ -37,20 +37,17 @@ enum FlakySummaries {
     /// Adds the stored results `resultIDs` (one ingest batch's) to every summary table. Call inside the
     /// transaction that inserted them.
     ///
-    /// On PostgreSQL the transaction first takes an advisory lock per test and day (in one order, so two
-    /// writers never wait on each other in a cycle): a writer adding to the same tests waits for the first one
-    /// to commit, and no outcome is lost between them.
+    /// On PostgreSQL the transaction first takes an advisory lock per test (in one order, so two writers never
+    /// wait on each other in a cycle): a writer adding to the same tests waits for the first one to commit, and
+    /// no outcome is lost between them. The page list's day rows only add up (upserts, in key order, last), so
+    /// batches of one day wait for each other only from that statement to their commit.
     static func add(_ db: any SQLConnection, resultIDs: [Int64]) throws {
         guard !resultIDs.isEmpty else { return }
         try prepareScope(db)
         var rows = BatchJSON()
         for id in resultIDs { rows.append([.integer(id)]) }
         for table in ["flaky_scope_results", "flaky_scope_page_results"] {
-            try db.run(
-                """
-                INSERT INTO \(table) (id) SELECT CAST(j.value ->> 0 AS BIGINT)
-                FROM \(db.dialect.jsonArrayRows("?1", as: "j")) WHERE true ON CONFLICT DO NOTHING
-                """, [rows.json])
+            try db.insert(into: table, ["id": .integer], rows: rows, then: "ON CONFLICT DO NOTHING")
         }
         try addScope(db)
     }
@@ -245,15 +242,12 @@ enum FlakySummaries {
     }
 
     /// Runs the engine's `flaky_summaries.sql` over the filled scope, then empties it; first takes the locks of
-    /// the scope's tests and days unless `locked`.
+    /// the scope's tests unless `locked`.
     private static func addScope(_ db: any SQLConnection, locked: Bool = false) throws {
         if !locked {
             try lockScope(
                 db, tests: "SELECT DISTINCT r.test_id FROM flaky_scope_results s JOIN results r ON r.id = s.id",
-                days: """
-                    SELECT DISTINCT r.project, r.ran_at / 86400000 FROM flaky_scope_page_results s
-                    JOIN results r ON r.id = s.id
-                    """)
+                days: nil)
         }
         // On PostgreSQL the scope tables are analyzed once filled (the first statement fills flaky_scope_outcomes):
         // autovacuum never looks at temporary tables, and without statistics the planner takes a scope of a few
@@ -272,42 +266,13 @@ enum FlakySummaries {
 
     /// On PostgreSQL, takes the transaction's advisory locks of the tests and (project, day)s the two queries
     /// name, in one order (so two writers never wait on each other in a cycle). SQLite has one writer.
-    private static func lockScope(_ db: any SQLConnection, tests: String, days: String) throws {
+    private static func lockScope(_ db: any SQLConnection, tests: String, days: String?) throws {
         guard db.dialect == .postgres else { return }
+        let dayKeys = days.map { "UNION SELECT hashtext('d' || project || ':' || day) FROM (\($0)) AS d (project, day)" }
         try db.run(
             """
             SELECT count(pg_advisory_xact_lock(k)) FROM (
-                SELECT hashtext('t' || test_id) AS k FROM (\(tests)) AS t (test_id)
-                UNION SELECT hashtext('d' || project || ':' || day) FROM (\(days)) AS d (project, day) ORDER BY 1) AS keys
+                SELECT hashtext('t' || test_id) AS k FROM (\(tests)) AS t (test_id) \(dayKeys ?? "") ORDER BY 1) AS keys
             """)
     }
-}
-
-/// A JSON array of rows of text and integers, for `json_each` (the batch statements of `FlakySummaries`),
-/// written by `WireJSONWriter`.
-struct BatchJSON {
-    enum Value {
-        case text(String)
-        case integer(Int64)
-        case null
-    }
-
-    private var writer = WireJSONWriter()
-
-    mutating func append(_ row: [Value]) {
-        writer.raw(writer.bytes.isEmpty ? "[" : ",")
-        writer.array(row) { json, value in
-            switch value {
-            case .text(let string): json.string(string)
-            case .integer(let integer): json.raw(String(integer))
-            case .null: json.raw("null")
-            }
-        }
-    }
-
-    /// Whether no row was appended.
-    var isEmpty: Bool { writer.bytes.isEmpty }
-
-    /// The array's text.
-    var json: String { writer.bytes.isEmpty ? "[]" : String(decoding: writer.bytes, as: UTF8.self) + "]" }
 }

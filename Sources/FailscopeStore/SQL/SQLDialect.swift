@@ -23,24 +23,36 @@ public enum SQLDialect: Sendable, Hashable {
 
     /// A FROM item named `alias` with one row per element of the JSON array in parameter `parameter`
     /// (`?1`): columns `value` (the element, read with `->> N` for an array element's N-th item, as text
-    /// on PostgreSQL: cast to compare with numbers) and `key` (its position, for `ORDER BY`).
+    /// on PostgreSQL: cast to compare with numbers) and `key` (its position, for `ORDER BY`). PostgreSQL's
+    /// `jsonb` is parsed once, where `json` would be parsed again by every `->>`.
     public func jsonArrayRows(_ parameter: String, as alias: String) -> String {
         switch self {
         case .sqlite: "json_each(\(parameter)) AS \(alias)"
-        case .postgres: "json_array_elements(CAST(\(parameter) AS json)) WITH ORDINALITY AS \(alias) (value, key)"
+        case .postgres: "jsonb_array_elements(CAST(\(parameter) AS jsonb)) WITH ORDINALITY AS \(alias) (value, key)"
         }
     }
 
-    /// The value of a new test's `tests.key`: SQLite numbers after the largest key (its one writer makes
-    /// that safe); PostgreSQL takes the identity column's sequence, safe with writers side by side.
+    /// The value of a new test's `tests.key` in a single-row insert: SQLite numbers after the largest key (its
+    /// one writer makes that safe); PostgreSQL takes the identity column's sequence, safe with writers side by
+    /// side.
     public var nextTestKey: String {
         self == .sqlite ? "(SELECT coalesce(max(key), 0) + 1 FROM tests)" : "nextval('tests_key_seq')"
     }
 
-    /// Appended to the `SELECT` of a run's row at the start of a write: on PostgreSQL it locks the row, so
-    /// writers of one run (several replicas) take turns and each sees what the one before committed;
-    /// SQLite's one writer needs nothing.
-    public var forUpdate: String { self == .sqlite ? "" : " FOR UPDATE" }
+    /// The values of the new tests' `tests.key` in an `INSERT … SELECT` of several, numbered in the order of
+    /// `order` (an expression over the `SELECT`'s rows) as ``nextTestKey`` numbers one: SQLite adds the row's
+    /// number to the largest key.
+    public func nextTestKeys(orderedBy order: String) -> String {
+        self == .sqlite
+            ? "(SELECT coalesce(max(key), 0) FROM tests) + row_number() OVER (ORDER BY \(order))" : nextTestKey
+    }
+
+    /// Appended to the `SELECT` of a run's row in a write: on PostgreSQL it locks the row until the transaction
+    /// ends, so writers of one run (several replicas) take turns from there on and each sees what the one
+    /// before committed; SQLite's one writer needs nothing. `NO KEY`: the lock leaves alone the key-share locks
+    /// that inserting a result takes on its run (a foreign key), so two batches that inserted results into a
+    /// run do not deadlock asking for it.
+    public var forUpdate: String { self == .sqlite ? "" : " FOR NO KEY UPDATE" }
 
     /// A query with a row when the connection has a temporary table `name` (a constant name).
     func temporaryTableExists(_ name: String) -> String {
