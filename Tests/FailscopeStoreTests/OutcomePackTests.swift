@@ -38,7 +38,9 @@ final class OutcomePackTests: XCTestCase {
         XCTAssertEqual(OutcomePack.commitKey("foobar"), 0xBF9C_F968 & 0x7FFF_FFFF)
         XCTAssertEqual(OutcomePack.commitKey(""), 0)
         XCTAssertEqual(OutcomePack.commitKey(nil), 0)
-        XCTAssertNotEqual(OutcomePack.commitKey("63033b0ca389c35a0000000000000004"), OutcomePack.commitKey("63033b0ca389c35a0000000000000005"))
+        XCTAssertNotEqual(
+            OutcomePack.commitKey("63033b0ca389c35a0000000000000004"),
+            OutcomePack.commitKey("63033b0ca389c35a0000000000000005"))
     }
 
     func testThePopulateAggregatePacksTheNewest64OfAGroup() throws {
@@ -52,13 +54,15 @@ final class OutcomePackTests: XCTestCase {
         }
         let committed = OutcomePack.commitKey("c1")
         func outcome(_ id: Int) -> OutcomePack.Outcome {
-            OutcomePack.Outcome(ranAt: Int64(1_000 + id / 2), failed: id % 3 == 0, commitKey: id % 2 == 0 ? committed : 0)
+            OutcomePack.Outcome(
+                ranAt: Int64(1_000 + id / 2), failed: id % 3 == 0, commitKey: id % 2 == 0 ? committed : 0)
         }
         func pack(_ sql: String) throws -> OutcomePack? {
             try db.queryFirst(sql) { $0.withBlob(0) { OutcomePack($0) } }
         }
         XCTAssertEqual(
-            try pack("SELECT failscope_outcome_pack(ran_at, id, failed, commit_sha, NULL) FROM r GROUP BY key")?.outcomes,
+            try pack("SELECT failscope_outcome_pack(ran_at, id, failed, commit_sha, NULL) FROM r GROUP BY key")?
+                .outcomes,
             (7...70).reversed().map(outcome))
         // Merged into a stored pack of the results up to 40: the same newest 64, the group's first among equal
         // times (result 41 ran with 40, at 1,020).
@@ -69,6 +73,7 @@ final class OutcomePackTests: XCTestCase {
             [SQLValue.blob(stored.encoded())]
         ) { $0.withBlob(0) { OutcomePack($0) } }
         XCTAssertEqual(merged?.outcomes, (7...70).reversed().map(outcome))
-        XCTAssertEqual(merged?.outcomes[29], outcome(41), "41 (the group's) before 40 (the stored pack's), both at 1,020")
+        XCTAssertEqual(
+            merged?.outcomes[29], outcome(41), "41 (the group's) before 40 (the stored pack's), both at 1,020")
     }
 }

@@ -255,7 +255,8 @@ enum FlakySummaries {
         for (index, statement) in (db.dialect == .sqlite ? sqliteStatements : postgresStatements).enumerated() {
             if db.dialect == .postgres && index <= 1 {
                 try db.execute(
-                    index == 0 ? "ANALYZE flaky_scope_results, flaky_scope_page_results" : "ANALYZE flaky_scope_outcomes")
+                    index == 0
+                        ? "ANALYZE flaky_scope_results, flaky_scope_page_results" : "ANALYZE flaky_scope_outcomes")
             }
             try db.run(statement)
         }
@@ -268,7 +269,9 @@ enum FlakySummaries {
     /// name, in one order (so two writers never wait on each other in a cycle). SQLite has one writer.
     private static func lockScope(_ db: any SQLConnection, tests: String, days: String?) throws {
         guard db.dialect == .postgres else { return }
-        let dayKeys = days.map { "UNION SELECT hashtext('d' || project || ':' || day) FROM (\($0)) AS d (project, day)" }
+        let dayKeys = days.map {
+            "UNION SELECT hashtext('d' || project || ':' || day) FROM (\($0)) AS d (project, day)"
+        }
         try db.run(
             """
             SELECT count(pg_advisory_xact_lock(k)) FROM (
