@@ -103,8 +103,9 @@ extension FailscopeStore {
         }
         let filter = create.filter
         if let problem = filter.problem { throw StoreError.invalid(problem) }
-        let events = try Self.filterColumn(filter.events?.map(\.rawValue))
-        let branches = try Self.filterColumn(filter.branches)
+        var seen = Set<String>()
+        let events = try Self.filterColumn(filter.events?.map(\.rawValue).filter { seen.insert("e" + $0).inserted })
+        let branches = try Self.filterColumn(filter.branches?.filter { seen.insert("b" + $0).inserted })
         let newID = "wh-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
         let nowMs = Timestamp.milliseconds(now)
         let (id, created) = try write { db in
@@ -285,14 +286,15 @@ extension FailscopeStore {
                         filter: Self.webhookFilter(events: $0.optionalString(1), branches: $0.optionalString(2))
                     )
                 }
-                drafts.removeAll { draft in
-                    !webhooks.contains { $0.filter.accepts(draft.type, branch: draft.branch) }
-                }
+                // Every draft of a run is on the run's branch: each webhook's branch patterns are matched once.
+                let branch = drafts.first?.branch ?? ""
+                let receivers = webhooks.filter { $0.filter.accepts(branch: branch) }
+                drafts.removeAll { draft in !receivers.contains { $0.filter.accepts(draft.type) } }
                 for draft in drafts {
                     let payload = try render(draft)
                     let orderingKey =
                         draft.test.map { "test:\($0.test.id):\($0.branch)" } ?? "run:\(draft.run.run.id)"
-                    for (webhookID, filter) in webhooks where filter.accepts(draft.type, branch: draft.branch) {
+                    for (webhookID, filter) in receivers where filter.accepts(draft.type) {
                         try db.run(
                             """
                             INSERT INTO webhook_deliveries (webhook_id, event_id, event, ordering_key, payload,

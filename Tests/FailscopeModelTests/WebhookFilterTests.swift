@@ -11,6 +11,8 @@ final class WebhookFilterTests: XCTestCase {
             ("feature/*-ios", "feature/login-ios", true), ("feature/*-ios", "feature/login-ios-2", false),
             ("a*b*c", "aXXbYYc", true), ("a*b*c", "aXXcYYb", false), ("*é", "café", true),
             ("**x", "yx", true), ("*a*a*a*a*a*a*b", String(repeating: "a", count: 4_000), false),
+            ("*ab*ab*", "xabyabz", true), ("*ab*ab*", "xabyz", false), ("a*a", "a", false), ("a*a", "aa", true),
+            ("*" + String(repeating: "a", count: 200) + "b*", String(repeating: "a", count: 4_096), false),
         ]
         for (pattern, branch, matches) in cases {
             XCTAssertEqual(
@@ -33,9 +35,14 @@ final class WebhookFilterTests: XCTestCase {
         XCTAssertNil(WebhookFilter(events: [.runFinished], branches: ["main"]).problem)
         XCTAssertEqual(WebhookFilter(events: []).problem, "events must name at least one event type when given")
         XCTAssertEqual(WebhookFilter(branches: []).problem, "branches must name at least one branch pattern when given")
-        XCTAssertEqual(WebhookFilter(branches: [""]).problem, "a branch pattern must be 1 to 4096 bytes")
+        XCTAssertEqual(WebhookFilter(branches: [""]).problem, "a branch pattern must be 1 to 255 bytes")
+        XCTAssertEqual(
+            WebhookFilter(branches: [String(repeating: "a", count: 256)]).problem,
+            "a branch pattern must be 1 to 255 bytes")
+        XCTAssertEqual(
+            WebhookFilter(branches: ["ma\u{0}in"]).problem, "a branch pattern must not contain control characters")
         XCTAssertEqual(
             WebhookFilter(branches: (0...WebhookFilter.maximumBranches).map { "b\($0)" }).problem,
-            "branches may name at most 100 patterns")
+            "branches may name at most 20 patterns")
     }
 }

@@ -102,6 +102,11 @@ final class CompareRouteTests: XCTestCase {
         let unknownBase = await service.send(.GET, "/api/v1/runs/pr/compare?base=nope")
         XCTAssertEqual(unknownBase.status, .notFound)
         XCTAssertEqual(unknownBase.errorCode, "base_not_found")
+        for base in ["other-project", "pr"] {
+            let refused = await service.send(.GET, "/api/v1/runs/pr/compare?base=\(base)")
+            XCTAssertEqual(refused.status, .unprocessableContent, base)
+            XCTAssertEqual(refused.errorCode, "validation_failed", base)
+        }
         for target in [
             "/api/v1/runs/pr/compare?base=main-old&baseBranch=main",
             "/api/v1/runs/pr/compare?base=main-old&baseCommit=c0",

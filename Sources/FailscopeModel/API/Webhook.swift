@@ -30,16 +30,19 @@ public enum WebhookSource: String, Codable, Sendable, Hashable {
 /// Which events a webhook is sent (README.md, "Webhooks"): every event of every branch unless it names `events`
 /// or `branches`.
 ///
-/// A branch pattern is a branch name in which `*` stands for any run of characters (`release/*`); a result without
-/// a branch (`""`) matches no pattern. A test event's branch is the branch its state changed on, a run's its branch.
+/// A branch pattern is a branch name in which `*` stands for any run of characters (`release/*`), compared byte for
+/// byte (UTF-8); a result without a branch (`""`) matches no pattern. A test event's branch is the branch its state changed on, a run's its branch.
 public struct WebhookFilter: Sendable, Hashable {
     /// The event types sent, `nil` for every type.
     public var events: [WebhookEventType]?
     /// The branch patterns whose events are sent, `nil` for every branch.
     public var branches: [String]?
 
-    /// The longest list of branch patterns accepted: 100.
-    public static let maximumBranches = 100
+    /// The longest list of branch patterns accepted: 20.
+    public static let maximumBranches = 20
+    /// The longest branch pattern accepted, bytes: 255 (a git branch name is rarely longer). With
+    /// ``maximumBranches`` it bounds the matching of a run's branch (a linear search per `*`-separated part).
+    public static let maximumPatternBytes = 255
 
     public init(events: [WebhookEventType]? = nil, branches: [String]? = nil) {
         self.events = events
@@ -48,49 +51,59 @@ public struct WebhookFilter: Sendable, Hashable {
 
     /// Whether an event of type `event` on `branch` is sent.
     public func accepts(_ event: WebhookEventType, branch: String) -> Bool {
-        (events?.contains(event) ?? true)
-            && (branches?.contains { Self.branch(branch, matches: $0) } ?? true)
+        accepts(event) && accepts(branch: branch)
     }
 
-    /// A problem with the filter as a sentence, `nil` when it is valid: lists must not be empty, patterns not
-    /// empty and at most ``IngestLimits/textFieldBytes`` bytes, at most ``maximumBranches`` of them.
+    /// Whether events of type `event` are sent, whatever their branch.
+    public func accepts(_ event: WebhookEventType) -> Bool { events?.contains(event) ?? true }
+
+    /// Whether events on `branch` are sent, whatever their type.
+    public func accepts(branch: String) -> Bool { branches?.contains { Self.branch(branch, matches: $0) } ?? true }
+
+    /// A problem with the filter as a sentence, `nil` when it is valid: lists must not be empty, patterns 1 to
+    /// ``maximumPatternBytes`` bytes without control characters, at most ``maximumBranches`` of them.
     public var problem: String? {
         if let events, events.isEmpty { return "events must name at least one event type when given" }
         guard let branches else { return nil }
         if branches.isEmpty { return "branches must name at least one branch pattern when given" }
         if branches.count > Self.maximumBranches { return "branches may name at most \(Self.maximumBranches) patterns" }
-        if branches.contains(where: { $0.isEmpty || $0.utf8.count > IngestLimits.textFieldBytes }) {
-            return "a branch pattern must be 1 to \(IngestLimits.textFieldBytes) bytes"
+        if branches.contains(where: { $0.isEmpty || $0.utf8.count > Self.maximumPatternBytes }) {
+            return "a branch pattern must be 1 to \(Self.maximumPatternBytes) bytes"
+        }
+        if branches.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+            return "a branch pattern must not contain control characters"
         }
         return nil
     }
 
-    /// Glob matching with `*` only, over whole characters; linear backtracking to the last `*` (no recursion).
+    /// Glob matching with `*` only, on UTF-8 bytes: the part before the first `*` is a prefix, the part after
+    /// the last a suffix, and the parts between are found in order, each at its leftmost place (exact for
+    /// `*`-only patterns); no backtracking, so a match costs at most the branch's length times the pattern's.
     private static func branch(_ branch: String, matches pattern: String) -> Bool {
         guard !branch.isEmpty else { return false }
-        let text = Array(branch)
-        let glob = Array(pattern)
-        var (t, g) = (0, 0)
-        var star: Int?
-        var resume = 0
-        while t < text.count {
-            if g < glob.count, glob[g] == "*" {
-                star = g
-                resume = t
-                g += 1
-            } else if g < glob.count, glob[g] == text[t] {
-                t += 1
-                g += 1
-            } else if let star {
-                g = star + 1
-                resume += 1
-                t = resume
-            } else {
-                return false
-            }
+        let text = Array(branch.utf8)
+        let parts = pattern.utf8.split(separator: UInt8(ascii: "*"), omittingEmptySubsequences: false).map(Array.init)
+        guard parts.count > 1 else { return text == parts[0] }
+        let (head, tail) = (parts[0], parts[parts.count - 1])
+        guard text.count >= head.count + tail.count, text.starts(with: head),
+            text.suffix(tail.count).elementsEqual(tail)
+        else { return false }
+        var start = head.count
+        let end = text.count - tail.count
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let found = firstIndex(of: part, in: text, from: start, before: end) else { return false }
+            start = found + part.count
         }
-        while g < glob.count, glob[g] == "*" { g += 1 }
-        return g == glob.count
+        return true
+    }
+
+    /// Where `part` first occurs in `text[from..<before]`, if it does.
+    private static func firstIndex(of part: [UInt8], in text: [UInt8], from: Int, before: Int) -> Int? {
+        guard before - from >= part.count else { return nil }
+        for index in from...(before - part.count) where text[index..<index + part.count].elementsEqual(part) {
+            return index
+        }
+        return nil
     }
 }
 

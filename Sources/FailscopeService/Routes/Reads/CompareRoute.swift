@@ -10,8 +10,9 @@ import HTTPRouting
 /// there is one. No such run: `base` is absent and every failure is new. The store reads the two runs' results
 /// as lean rows and only the listed results in full (`FailscopeStore.runComparison`).
 ///
-/// Errors: 404 `run_not_found` (the run), 404 `base_not_found` (`?base=`), 400 `invalid_parameter` for `base`
-/// together with `baseBranch` or `baseCommit`, or a parameter given twice.
+/// Errors: 404 `run_not_found` (the run), 404 `base_not_found` (`?base=`), 422 `validation_failed` for a `base`
+/// that is the run itself or a run of another project, 400 `invalid_parameter` for `base` together with
+/// `baseBranch` or `baseCommit`, or a parameter given twice.
 struct CompareRoute: Sendable {
     let store: FailscopeStore
 
@@ -33,6 +34,11 @@ struct CompareRoute: Sendable {
         if let baseID {
             guard let summary = try store.runSummary(baseID) else {
                 throw ServiceError.notFound("The base run", code: "base_not_found")
+            }
+            guard summary.run.project == run.run.project, summary.run.id != run.run.id else {
+                throw ServiceError(
+                    .unprocessableContent, code: "validation_failed",
+                    message: "The base must be another run of the run's project.")
             }
             base = summary
         } else {
