@@ -31,16 +31,19 @@ WHERE flaky_test_days.test_key = a.test_key AND flaky_test_days.branch = a.branc
 
 -- A day of the scope without a row gets one: the counts of the results before it that were there already (those
 -- before the next row, as they were; else the lifetime counts, flaky_outcomes not yet updated) plus the scope's
--- counts of earlier days.
+-- counts of earlier days. (CASE: the scope's counts are summed only when there is a next row, never in a rebuild,
+-- whose scope is every result of its tests.)
 WITH b AS MATERIALIZED (SELECT * FROM flaky_scope_outcome_days),
 e AS (SELECT b.*, coalesce(sum(passes) OVER w, 0) AS passes_earlier, coalesce(sum(fails) OVER w, 0) AS fails_earlier
     FROM b WINDOW w AS (PARTITION BY test_key, branch, device ORDER BY day ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING))
 INSERT INTO flaky_test_days (test_key, branch, device, day, passes_before, fails_before)
 SELECT e.test_key, e.branch, e.device, e.day,
-    coalesce(n.passes_before - (SELECT coalesce(sum(c.passes), 0) FROM b c WHERE c.test_key = e.test_key
-        AND c.branch = e.branch AND c.device = e.device AND c.day < n.day), o.passes, 0) + e.passes_earlier,
-    coalesce(n.fails_before - (SELECT coalesce(sum(c.fails), 0) FROM b c WHERE c.test_key = e.test_key
-        AND c.branch = e.branch AND c.device = e.device AND c.day < n.day), o.fails, 0) + e.fails_earlier
+    CASE WHEN n.day IS NULL THEN coalesce(o.passes, 0) ELSE n.passes_before - (SELECT coalesce(sum(c.passes), 0)
+        FROM b c WHERE c.test_key = e.test_key AND c.branch = e.branch AND c.device = e.device AND c.day < n.day)
+    END + e.passes_earlier,
+    CASE WHEN n.day IS NULL THEN coalesce(o.fails, 0) ELSE n.fails_before - (SELECT coalesce(sum(c.fails), 0)
+        FROM b c WHERE c.test_key = e.test_key AND c.branch = e.branch AND c.device = e.device AND c.day < n.day)
+    END + e.fails_earlier
 FROM e
 LEFT JOIN flaky_outcomes o ON o.test_key = e.test_key AND o.branch = e.branch AND o.device = e.device
 LEFT JOIN flaky_test_days n ON n.test_key = e.test_key AND n.branch = e.branch AND n.device = e.device
@@ -110,13 +113,12 @@ WHERE flaky_page_days.test_id = a.test_id AND flaky_page_days.branch = a.branch 
 
 -- A scope day without a row gets one: the failures through the row before it, as they were, plus the scope's
 -- through the day.
-WITH g AS MATERIALIZED (SELECT * FROM flaky_scope_failure_days)
+WITH g AS MATERIALIZED (SELECT f.*, sum(fails) OVER (PARTITION BY test_id, branch, device, page ORDER BY day)
+    AS fails_through FROM flaky_scope_failure_days f)
 INSERT INTO flaky_page_days (test_id, branch, device, page, day, fails, first_fail_at, last_fail_at, last_result_id)
 SELECT g.test_id, g.branch, g.device, g.page, g.day,
-    coalesce(p.fails - (SELECT coalesce(sum(c.fails), 0) FROM g c WHERE c.test_id = g.test_id AND c.branch = g.branch
-        AND c.device = g.device AND c.page = g.page AND c.day <= p.day), 0)
-    + (SELECT sum(c.fails) FROM g c WHERE c.test_id = g.test_id AND c.branch = g.branch AND c.device = g.device
-        AND c.page = g.page AND c.day <= g.day),
+    CASE WHEN p.day IS NULL THEN 0 ELSE p.fails - (SELECT coalesce(sum(c.fails), 0) FROM g c WHERE c.test_id = g.test_id
+        AND c.branch = g.branch AND c.device = g.device AND c.page = g.page AND c.day <= p.day) END + g.fails_through,
     g.first_fail_at, g.last_fail_at, g.last_result_id
 FROM g
 LEFT JOIN flaky_page_days p ON p.test_id = g.test_id AND p.branch = g.branch AND p.device = g.device
