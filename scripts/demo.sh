@@ -22,16 +22,17 @@ url="http://127.0.0.1:$port"
 scripts/install-deps.sh libsqlite3-dev libpng-dev libfreetype-dev libmicrohttpd-dev libssl-dev zlib1g-dev \
     fonts-dejavu-core fontconfig libjs-chart.js curl libpq-dev
 
+# Before the build, which takes minutes the first time: the port must be free.
+if curl -sf "$url/healthz" >/dev/null 2>&1; then
+    echo "Error: something already answers on $url (an earlier 'make demo'?). Stop it or set FAILSCOPE_DEMO_PORT." >&2
+    exit 1
+fi
+
 echo "==> Building failscope (release) and the sample UI suite" >&2
 swift build -c release --product failscope -Xswiftc -warnings-as-errors
 swift build --build-tests -Xswiftc -warnings-as-errors  # the flags make test uses: one build serves both
 bin=".build/release/failscope"
 tests=".build/debug/FailscopePackageTests.xctest"
-
-if curl -sf "$url/healthz" >/dev/null 2>&1; then
-    echo "Error: something already answers on $url (an earlier 'make demo'?). Stop it or set FAILSCOPE_DEMO_PORT." >&2
-    exit 1
-fi
 
 mkdir -p "$data"
 log="$data/serve.log"
