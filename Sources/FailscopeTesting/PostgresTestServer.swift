@@ -20,6 +20,9 @@ public enum PostgresTestServer {
     public static let missingInCI =
         "CI=true but FAILSCOPE_TEST_POSTGRES_URL is not set: run the tests through make test"
 
+    /// The line a test run without a server prints (once) or skips with.
+    public static let skipped = "PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)"
+
     private static let reported = Mutex(false)
 
     /// Prints, once a process, that the PostgreSQL tests are left out.
@@ -30,6 +33,6 @@ public enum PostgresTestServer {
             })
         else { return }
         FileHandle.standardError.write(
-            Data("PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)\n".utf8))
+            Data((skipped + "\n").utf8))
     }
 }

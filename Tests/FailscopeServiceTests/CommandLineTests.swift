@@ -30,7 +30,7 @@ final class CommandLineTests: XCTestCase {
             if ProcessInfo.processInfo.environment["CI"] == "true" {
                 XCTFail("CI=true but no FAILSCOPE_TEST_POSTGRES_URL")
             }
-            throw XCTSkip("PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)")
+            throw XCTSkip(PostgresTestServer.skipped)
         }
         let schema = "cli_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let psql = Process()

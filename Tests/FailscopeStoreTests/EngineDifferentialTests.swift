@@ -22,7 +22,7 @@ final class EngineDifferentialTests: XCTestCase {
     override func setUpWithError() throws {
         guard let server = PostgresTestServer.url else {
             if PostgresTestServer.isRequired { XCTFail(PostgresTestServer.missingInCI) }
-            throw XCTSkip("PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)")
+            throw XCTSkip(PostgresTestServer.skipped)
         }
         database = try PostgresScratchDatabase(server: server)
     }

@@ -22,7 +22,7 @@ struct PostgresTestSchema {
                     "CI=true but FAILSCOPE_TEST_POSTGRES_URL is not set: run the tests through make test", file: file,
                     line: line)
             }
-            throw XCTSkip("PostgreSQL tests skipped: set FAILSCOPE_TEST_POSTGRES_URL (make test starts a server)")
+            throw XCTSkip(PostgresTestServer.skipped)
         }
         self.base = base
         name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

@@ -61,16 +61,10 @@ enum FlakySummaries {
         for test in Set(tests) { testRows.append([.text(test)]) }
         var dayRows = BatchJSON()
         for day in Set(days) { dayRows.append([.text(day.project), .integer(day.day)]) }
-        try db.run(
-            """
-            INSERT INTO flaky_scope_tests (test_id) SELECT DISTINCT (j.value ->> 0)
-            FROM \(db.dialect.jsonArrayRows("?1", as: "j")) WHERE true ON CONFLICT DO NOTHING
-            """, [testRows.json])
-        try db.run(
-            """
-            INSERT INTO flaky_scope_days (project, day) SELECT DISTINCT (j.value ->> 0), CAST(j.value ->> 1 AS BIGINT)
-            FROM \(db.dialect.jsonArrayRows("?1", as: "j")) WHERE true ON CONFLICT DO NOTHING
-            """, [dayRows.json])
+        try db.insert(into: "flaky_scope_tests", ["test_id": .text], rows: testRows, then: "ON CONFLICT DO NOTHING")
+        try db.insert(
+            into: "flaky_scope_days", ["project": .text, "day": .integer], rows: dayRows, then: "ON CONFLICT DO NOTHING"
+        )
         try recomputeScope(db)
     }
 
@@ -249,17 +243,15 @@ enum FlakySummaries {
                 db, tests: "SELECT DISTINCT r.test_id FROM flaky_scope_results s JOIN results r ON r.id = s.id",
                 days: nil)
         }
-        // On PostgreSQL the scope tables are analyzed once filled (the first statement fills flaky_scope_outcomes):
-        // autovacuum never looks at temporary tables, and without statistics the planner takes a scope of a few
-        // results for thousands and scans all of `results` where a few index lookups suffice.
-        for (index, statement) in (db.dialect == .sqlite ? sqliteStatements : postgresStatements).enumerated() {
-            if db.dialect == .postgres && index <= 1 {
-                try db.execute(
-                    index == 0
-                        ? "ANALYZE flaky_scope_results, flaky_scope_page_results" : "ANALYZE flaky_scope_outcomes")
-            }
-            try db.run(statement)
-        }
+        // The first statement fills flaky_scope_outcomes from the scope's ids. On PostgreSQL each scope table is
+        // analyzed once filled: autovacuum never looks at temporary tables, and without statistics the planner
+        // takes a scope of a few results for thousands and scans all of `results` where index lookups suffice.
+        let statements = db.dialect == .sqlite ? sqliteStatements : postgresStatements
+        let analyze = db.dialect == .postgres
+        if analyze { try db.execute("ANALYZE flaky_scope_results, flaky_scope_page_results") }
+        try db.run(statements[0])
+        if analyze { try db.execute("ANALYZE flaky_scope_outcomes") }
+        for statement in statements.dropFirst() { try db.run(statement) }
         for table in ["flaky_scope_results", "flaky_scope_page_results", "flaky_scope_outcomes"] {
             try db.run("DELETE FROM \(table)")
         }
