@@ -1,5 +1,5 @@
--- PostgreSQL's scope of flaky_summaries.sql, as sqlite/flaky_scope.sql: the scope flaky_summaries.sql reads, created once per connection (FlakySummaries): temporary tables the
--- store fills in the writing transaction, and views of what they add.
+-- PostgreSQL's scope of flaky_summaries.sql, as sqlite/flaky_scope.sql: temporary tables created once per
+-- connection (FlakySummaries) and filled in the writing transaction.
 -- Not a migration: it changes with the summaries' definition.
 
 -- The results to add to the test summaries (flaky_outcomes, flaky_commits, flaky_test_days, flaky_page_days,
@@ -22,16 +22,14 @@ CREATE TEMP TABLE IF NOT EXISTS flaky_scope_outcomes (
     commit_sha TEXT COLLATE "C" NOT NULL, ran_at BIGINT NOT NULL, day BIGINT NOT NULL, failed INTEGER NOT NULL,
     call_site_file TEXT COLLATE "C", call_site_line INTEGER NOT NULL) ON COMMIT DELETE ROWS;
 
--- The scope's passes and fails per flaky_test_days key and day.
-CREATE OR REPLACE TEMP VIEW flaky_scope_outcome_days AS
-SELECT test_key, branch, device, day, sum(1 - failed) AS passes, sum(failed) AS fails
-FROM flaky_scope_outcomes WHERE counted = 1 GROUP BY test_key, branch, device, day;
-
--- The scope's failures per flaky_page_days key and day, with the newest one (latest ran_at, then largest id).
-CREATE OR REPLACE TEMP VIEW flaky_scope_failure_days AS
-SELECT test_id, branch, device, page, day, count(*) AS fails, min(ran_at) AS first_fail_at,
-    max(ran_at) AS last_fail_at, max(newest) AS last_result_id
-FROM (SELECT test_id, branch, device, page, day, ran_at, first_value(id) OVER (
-        PARTITION BY test_id, branch, device, page, day ORDER BY ran_at DESC, id DESC) AS newest
-    FROM flaky_scope_outcomes WHERE failed = 1) AS f
-GROUP BY test_id, branch, device, page, day;
+-- What flaky_scope_outcomes adds up to (flaky_summaries.sql fills both next, for its statements to read):
+-- passes and fails per flaky_test_days key and day ...
+CREATE TEMP TABLE IF NOT EXISTS flaky_scope_outcome_days (
+    test_key BIGINT NOT NULL, branch TEXT COLLATE "C" NOT NULL, device TEXT COLLATE "C" NOT NULL, day BIGINT NOT NULL,
+    passes BIGINT NOT NULL, fails BIGINT NOT NULL, PRIMARY KEY (test_key, branch, device, day)) ON COMMIT DELETE ROWS;
+-- ... and failures per flaky_page_days key and day, with the newest one (latest ran_at, then largest id).
+CREATE TEMP TABLE IF NOT EXISTS flaky_scope_failure_days (
+    test_id TEXT COLLATE "C" NOT NULL, branch TEXT COLLATE "C" NOT NULL, device TEXT COLLATE "C" NOT NULL,
+    page TEXT COLLATE "C" NOT NULL, day BIGINT NOT NULL, fails BIGINT NOT NULL, first_fail_at BIGINT NOT NULL,
+    last_fail_at BIGINT NOT NULL, last_result_id BIGINT NOT NULL, PRIMARY KEY (test_id, branch, device, page, day))
+    ON COMMIT DELETE ROWS;

@@ -18,12 +18,25 @@ FROM flaky_scope_results s JOIN results r ON r.id = s.id JOIN tests t ON t.id = 
 CROSS JOIN (VALUES (0), (1)) AS e (everything)
 WHERE r.status <> 'skipped';
 
+-- What they add up to per day (flaky_scope.sql): passes and fails per flaky_test_days key ...
+INSERT INTO flaky_scope_outcome_days (test_key, branch, device, day, passes, fails)
+SELECT test_key, branch, device, day, sum(1 - failed), sum(failed)
+FROM flaky_scope_outcomes WHERE counted = 1 GROUP BY test_key, branch, device, day;
+
+-- ... and failures per flaky_page_days key, with the newest one.
+INSERT INTO flaky_scope_failure_days (test_id, branch, device, page, day, fails, first_fail_at, last_fail_at,
+    last_result_id)
+SELECT test_id, branch, device, page, day, count(*), min(ran_at), max(ran_at), max(newest)
+FROM (SELECT test_id, branch, device, page, day, ran_at, first_value(id) OVER (
+        PARTITION BY test_id, branch, device, page, day ORDER BY ran_at DESC, id DESC) AS newest
+    FROM flaky_scope_outcomes WHERE failed = 1) AS f
+GROUP BY test_id, branch, device, page, day;
+
 -- flaky_test_days, the counts before each day with a result. Rows after a day of the scope gain the scope's
 -- counts of the days before them.
-WITH b AS MATERIALIZED (SELECT * FROM flaky_scope_outcome_days)
 UPDATE flaky_test_days SET passes_before = passes_before + a.passes, fails_before = fails_before + a.fails
 FROM (SELECT x.test_key, x.branch, x.device, x.day, sum(b.passes) AS passes, sum(b.fails) AS fails
-    FROM b JOIN flaky_test_days x ON x.test_key = b.test_key AND x.branch = b.branch AND x.device = b.device
+    FROM flaky_scope_outcome_days b JOIN flaky_test_days x ON x.test_key = b.test_key AND x.branch = b.branch AND x.device = b.device
         AND x.day > b.day
     GROUP BY x.test_key, x.branch, x.device, x.day) AS a
 WHERE flaky_test_days.test_key = a.test_key AND flaky_test_days.branch = a.branch
@@ -33,16 +46,15 @@ WHERE flaky_test_days.test_key = a.test_key AND flaky_test_days.branch = a.branc
 -- before the next row, as they were; else the lifetime counts, flaky_outcomes not yet updated) plus the scope's
 -- counts of earlier days. (CASE: the scope's counts are summed only when there is a next row, never in a rebuild,
 -- whose scope is every result of its tests.)
-WITH b AS MATERIALIZED (SELECT * FROM flaky_scope_outcome_days),
-e AS (SELECT b.*, coalesce(sum(passes) OVER w, 0) AS passes_earlier, coalesce(sum(fails) OVER w, 0) AS fails_earlier
-    FROM b WINDOW w AS (PARTITION BY test_key, branch, device ORDER BY day ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING))
+WITH e AS (SELECT b.*, coalesce(sum(passes) OVER w, 0) AS passes_earlier, coalesce(sum(fails) OVER w, 0) AS fails_earlier
+    FROM flaky_scope_outcome_days b WINDOW w AS (PARTITION BY test_key, branch, device ORDER BY day ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING))
 INSERT INTO flaky_test_days (test_key, branch, device, day, passes_before, fails_before)
 SELECT e.test_key, e.branch, e.device, e.day,
     CASE WHEN n.day IS NULL THEN coalesce(o.passes, 0) ELSE n.passes_before - (SELECT coalesce(sum(c.passes), 0)
-        FROM b c WHERE c.test_key = e.test_key AND c.branch = e.branch AND c.device = e.device AND c.day < n.day)
+        FROM flaky_scope_outcome_days c WHERE c.test_key = e.test_key AND c.branch = e.branch AND c.device = e.device AND c.day < n.day)
     END + e.passes_earlier,
     CASE WHEN n.day IS NULL THEN coalesce(o.fails, 0) ELSE n.fails_before - (SELECT coalesce(sum(c.fails), 0)
-        FROM b c WHERE c.test_key = e.test_key AND c.branch = e.branch AND c.device = e.device AND c.day < n.day)
+        FROM flaky_scope_outcome_days c WHERE c.test_key = e.test_key AND c.branch = e.branch AND c.device = e.device AND c.day < n.day)
     END + e.fails_earlier
 FROM e
 LEFT JOIN flaky_outcomes o ON o.test_key = e.test_key AND o.branch = e.branch AND o.device = e.device
@@ -118,7 +130,6 @@ GROUP BY c.test_id, c.branch, c.device, c.commit_sha;
 
 -- flaky_page_days, failures per page and day, cumulative: rows on or after a day of the scope gain its failures
 -- of the days up to theirs; a row of a scope day takes the scope's first, last and newest failure if earlier or later.
-WITH g AS MATERIALIZED (SELECT * FROM flaky_scope_failure_days)
 UPDATE flaky_page_days SET fails = flaky_page_days.fails + a.fails,
     first_fail_at = LEAST(flaky_page_days.first_fail_at, a.first_fail_at),
     last_result_id = CASE WHEN a.last_fail_at >= flaky_page_days.last_fail_at THEN a.last_result_id ELSE flaky_page_days.last_result_id END,
@@ -127,7 +138,7 @@ FROM (SELECT x.test_id, x.branch, x.device, x.page, x.day, sum(g.fails) AS fails
         max(CASE WHEN g.day = x.day THEN g.first_fail_at END) AS first_fail_at,
         max(CASE WHEN g.day = x.day THEN g.last_fail_at END) AS last_fail_at,
         max(CASE WHEN g.day = x.day THEN g.last_result_id END) AS last_result_id
-    FROM g JOIN flaky_page_days x ON x.test_id = g.test_id AND x.branch = g.branch AND x.device = g.device
+    FROM flaky_scope_failure_days g JOIN flaky_page_days x ON x.test_id = g.test_id AND x.branch = g.branch AND x.device = g.device
         AND x.page = g.page AND x.day >= g.day
     GROUP BY x.test_id, x.branch, x.device, x.page, x.day) AS a
 WHERE flaky_page_days.test_id = a.test_id AND flaky_page_days.branch = a.branch AND flaky_page_days.device = a.device
@@ -139,7 +150,7 @@ WITH g AS MATERIALIZED (SELECT f.*, sum(fails) OVER (PARTITION BY test_id, branc
     AS fails_through FROM flaky_scope_failure_days f)
 INSERT INTO flaky_page_days (test_id, branch, device, page, day, fails, first_fail_at, last_fail_at, last_result_id)
 SELECT g.test_id, g.branch, g.device, g.page, g.day,
-    CASE WHEN p.day IS NULL THEN 0 ELSE p.fails - (SELECT coalesce(sum(c.fails), 0) FROM g c WHERE c.test_id = g.test_id
+    CASE WHEN p.day IS NULL THEN 0 ELSE p.fails - (SELECT coalesce(sum(c.fails), 0) FROM flaky_scope_failure_days c WHERE c.test_id = g.test_id
         AND c.branch = g.branch AND c.device = g.device AND c.page = g.page AND c.day <= p.day) END + g.fails_through,
     g.first_fail_at, g.last_fail_at, g.last_result_id
 FROM g

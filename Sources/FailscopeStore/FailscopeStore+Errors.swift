@@ -9,7 +9,7 @@ extension FailscopeStore {
     /// one statement; by id, so writers side by side take the rows' locks in one order. Part of the ingest
     /// transaction.
     static func storeSignatures(_ db: any SQLConnection, _ signatures: [FailureSignature]) throws {
-        var rows = BatchJSON()
+        var rows = BatchRows()
         var seen = Set<String>()
         for signature in signatures.sorted(by: { $0.id < $1.id }) where seen.insert(signature.id).inserted {
             rows.append(values: [signature.id, signature.message, signature.location])

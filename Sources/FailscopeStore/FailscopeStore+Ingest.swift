@@ -139,7 +139,7 @@ extension FailscopeStore {
                 try Self.storeSignatures(db, signatures.compactMap { $0 })
                 try Self.storeTests(
                     db, project: run.project, Array(zip(identities.testIDs, batch.results)), firstSeenAt: nowMs)
-                var rows = BatchJSON()
+                var rows = BatchRows()
                 for (index, result) in batch.results.enumerated() {
                     let startedAt = result.startedAt.map(Timestamp.milliseconds)
                     let place = Self.place(of: result)
@@ -308,7 +308,7 @@ extension FailscopeStore {
     private static func storeTests(
         _ db: any SQLConnection, project: String, _ tests: [(id: String, result: TestResult)], firstSeenAt: Int64
     ) throws {
-        var rows = BatchJSON()
+        var rows = BatchRows()
         var seen = Set<String>()
         for (id, result) in tests where seen.insert(id).inserted {
             rows.append(values: [id, project, result.suite, result.name, result.arguments ?? "", firstSeenAt])
@@ -339,7 +339,7 @@ extension FailscopeStore {
     ) throws {
         // The rank of an attempt: later attempts higher, a failed one above a passed one of the same attempt.
         func rank(_ result: TestResult) -> Int { result.attempt * 2 + (result.status.outcome == .fail ? 1 : 0) }
-        var ids = BatchJSON()
+        var ids = BatchRows()
         var added: [TestStatus: Int] = [:]
         var ranks: [[String?]: Int] = [:]
         var order: [[String?]] = []
@@ -350,33 +350,29 @@ extension FailscopeStore {
             if ranks[key] == nil { order.append(key) }
             ranks[key] = max(ranks[key] ?? 0, rank(result))
         }
-        var tests = BatchJSON()
+        var tests = BatchRows()
         for key in order {
             tests.append(values: [key[0]! + "\u{1F}", key[0]! + "\u{20}", key[1]!, key[2], ranks[key]!])
         }
         let after = db.dialect.greatest("coalesce(l.before, l.own)", "l.own")
         try db.run(
             """
+            WITH l AS MATERIALIZED (
+                SELECT CAST(j.value ->> 4 AS BIGINT) AS own, (
+                    SELECT max(r.attempt * 2 + CASE WHEN r.status IN ('failed', 'error') THEN 1 ELSE 0 END)
+                    FROM results r
+                    WHERE r.run_id = ?1 AND r.result_key > (j.value ->> 0) AND r.result_key < (j.value ->> 1)
+                        AND r.test_id = (j.value ->> 2) AND r.device IS NOT DISTINCT FROM (j.value ->> 3)
+                        AND r.id NOT IN (SELECT CAST(i.value ->> 0 AS BIGINT) FROM \(db.dialect.jsonArrayRows("?3", as: "i")))
+                ) AS before
+                FROM \(db.dialect.jsonArrayRows("?2", as: "j")))
             UPDATE runs SET result_count = result_count + ?4, passed_count = passed_count + ?5,
                 failed_count = failed_count + ?6, error_count = error_count + ?7, skipped_count = skipped_count + ?8,
                 expected_failure_count = expected_failure_count + ?9, failing_test_count = failing_test_count + d.delta,
                 updated_at = ?10,
                 status = CASE WHEN finished_at IS NULL THEN 'incomplete'
                     WHEN failing_test_count + d.delta > 0 THEN 'failed' ELSE 'passed' END
-            FROM (
-                SELECT CAST(coalesce(sum(\(after) % 2 - coalesce(l.before % 2, 0)), 0) AS BIGINT) AS delta
-                FROM (
-                    SELECT CAST(j.value ->> 4 AS BIGINT) AS own, (
-                        SELECT max(r.attempt * 2 + CASE WHEN r.status IN ('failed', 'error') THEN 1 ELSE 0 END)
-                        FROM results r
-                        WHERE r.run_id = ?1 AND r.result_key > (j.value ->> 0) AND r.result_key < (j.value ->> 1)
-                            AND r.test_id = (j.value ->> 2) AND r.device IS NOT DISTINCT FROM (j.value ->> 3)
-                            AND r.id NOT IN (
-                                SELECT CAST(i.value ->> 0 AS BIGINT) FROM \(db.dialect.jsonArrayRows("?3", as: "i")))
-                    ) AS before
-                    FROM \(db.dialect.jsonArrayRows("?2", as: "j"))
-                ) AS l
-            ) AS d
+            FROM (SELECT CAST(coalesce(sum(\(after) % 2 - coalesce(l.before % 2, 0)), 0) AS BIGINT) AS delta FROM l) AS d
             WHERE id = ?1
             """,
             [
@@ -388,10 +384,10 @@ extension FailscopeStore {
     /// Stores the failures, trail steps, visited pages and artifact references of the `stored` results (each
     /// with its new id): one statement per table for the batch.
     private static func storeDetails(_ db: any SQLConnection, _ stored: [(result: TestResult, id: Int64)]) throws {
-        var failures = BatchJSON()
-        var steps = BatchJSON()
-        var pages = BatchJSON()
-        var artifacts = BatchJSON()
+        var failures = BatchRows()
+        var steps = BatchRows()
+        var pages = BatchRows()
+        var artifacts = BatchRows()
         for (result, id) in stored {
             for (position, failure) in result.failures.enumerated() {
                 let frame = failure.elementFrame

@@ -51,7 +51,7 @@ extension FailscopeStore {
         while true {
             let batch = try write { db in
                 try db.transaction { () throws -> (runs: Int, results: Int) in
-                    var ids = BatchJSON()
+                    var ids = BatchRows()
                     for id in try db.query(
                         "SELECT id FROM runs WHERE started_at < ? ORDER BY started_at, id LIMIT ?",
                         [cutoff, Self.runsPerCollection], row: { $0.string(0) })

@@ -214,7 +214,7 @@ struct FlakyAnalysis {
     /// the test cannot be broken).
     func evaluate(_ pairs: [(testID: String, branch: String)]) throws -> [Evaluated] {
         guard !pairs.isEmpty else { return [] }
-        var list = BatchJSON()
+        var list = BatchRows()
         for pair in pairs { list.append([.text(pair.testID), .text(pair.branch)]) }
         let policy = window.query.policy
         let sampleSize = max(policy.recentResults, policy.recoveryPasses, policy.brokenMinimum)
@@ -270,7 +270,7 @@ struct FlakyAnalysis {
     /// The `commit_sha` of each stored result of `resultIDs` (`""` for none), in one statement.
     func resultCommits(_ resultIDs: [Int64]) throws -> [Int64: String] {
         guard !resultIDs.isEmpty else { return [:] }
-        var list = BatchJSON()
+        var list = BatchRows()
         for id in Set(resultIDs) { list.append([.integer(id)]) }
         var commits: [Int64: String] = [:]
         try db.forEachRow(
@@ -288,7 +288,7 @@ struct FlakyAnalysis {
     /// The run, time and first screenshot link of each stored result of `resultIDs`, in one statement.
     func failureLinks(_ resultIDs: [Int64]) throws -> [Int64: FailureLink] {
         guard !resultIDs.isEmpty else { return [:] }
-        var list = BatchJSON()
+        var list = BatchRows()
         for id in Set(resultIDs) { list.append([.integer(id)]) }
         var links: [Int64: FailureLink] = [:]
         try db.forEachRow(
@@ -342,7 +342,7 @@ struct FlakyAnalysis {
         -> (flaky: [FlakyTest], broken: [BrokenTest])
     {
         let pairs = flaky.map(\.candidate) + broken.map(\.candidate)
-        var list = BatchJSON()
+        var list = BatchRows()
         for pair in pairs { list.append([.text(pair.testID), .text(pair.branch)]) }
         let pairValues: [any SQLBindable] = [list.json, window.deviceKey]
         let identities = try identitiesAndCounts(list.json, count: pairs.count)

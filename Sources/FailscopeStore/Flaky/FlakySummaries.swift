@@ -44,7 +44,7 @@ enum FlakySummaries {
     static func add(_ db: any SQLConnection, resultIDs: [Int64]) throws {
         guard !resultIDs.isEmpty else { return }
         try prepareScope(db)
-        var rows = BatchJSON()
+        var rows = BatchRows()
         for id in resultIDs { rows.append([.integer(id)]) }
         for table in ["flaky_scope_results", "flaky_scope_page_results"] {
             try db.insert(into: table, ["id": .integer], rows: rows, then: "ON CONFLICT DO NOTHING")
@@ -57,9 +57,9 @@ enum FlakySummaries {
     static func recompute(_ db: any SQLConnection, tests: [String], days: [PageDay]) throws {
         guard !tests.isEmpty || !days.isEmpty else { return }
         try prepareScope(db)
-        var testRows = BatchJSON()
+        var testRows = BatchRows()
         for test in Set(tests) { testRows.append([.text(test)]) }
-        var dayRows = BatchJSON()
+        var dayRows = BatchRows()
         for day in Set(days) { dayRows.append([.text(day.project), .integer(day.day)]) }
         try db.insert(into: "flaky_scope_tests", ["test_id": .text], rows: testRows, then: "ON CONFLICT DO NOTHING")
         try db.insert(
@@ -204,7 +204,7 @@ enum FlakySummaries {
             .filter { !$0.isEmpty }
     }
 
-    /// Creates the scope tables and views of `flaky_scope.sql` when the connection has none yet.
+    /// Creates the scope tables of `flaky_scope.sql` when the connection has none yet.
     private static func prepareScope(_ db: any SQLConnection) throws {
         guard try db.queryFirst(db.dialect.temporaryTableExists("flaky_scope_results"), row: { _ in true }) == nil
         else { return }
@@ -243,16 +243,23 @@ enum FlakySummaries {
                 db, tests: "SELECT DISTINCT r.test_id FROM flaky_scope_results s JOIN results r ON r.id = s.id",
                 days: nil)
         }
-        // The first statement fills flaky_scope_outcomes from the scope's ids. On PostgreSQL each scope table is
-        // analyzed once filled: autovacuum never looks at temporary tables, and without statistics the planner
-        // takes a scope of a few results for thousands and scans all of `results` where index lookups suffice.
+        // The first statements fill the scope's other tables from its ids (flaky_scope_outcomes, then its days).
+        // On PostgreSQL each scope table is analyzed once filled: autovacuum never looks at temporary tables, and
+        // without statistics the planner takes a scope of a few results for thousands and scans all of `results`
+        // where index lookups suffice.
         let statements = db.dialect == .sqlite ? sqliteStatements : postgresStatements
+        let fill = statements.prefix { $0.hasPrefix("INSERT INTO flaky_scope_") }
         let analyze = db.dialect == .postgres
         if analyze { try db.execute("ANALYZE flaky_scope_results, flaky_scope_page_results") }
-        try db.run(statements[0])
-        if analyze { try db.execute("ANALYZE flaky_scope_outcomes") }
-        for statement in statements.dropFirst() { try db.run(statement) }
-        for table in ["flaky_scope_results", "flaky_scope_page_results", "flaky_scope_outcomes"] {
+        for statement in fill { try db.run(statement) }
+        if analyze {
+            try db.execute("ANALYZE flaky_scope_outcomes, flaky_scope_outcome_days, flaky_scope_failure_days")
+        }
+        for statement in statements.dropFirst(fill.count) { try db.run(statement) }
+        for table in [
+            "flaky_scope_results", "flaky_scope_page_results", "flaky_scope_outcomes", "flaky_scope_outcome_days",
+            "flaky_scope_failure_days",
+        ] {
             try db.run("DELETE FROM \(table)")
         }
     }
