@@ -88,6 +88,31 @@ public struct Request: Sendable {
         }
     }
 
+    /// ``decodeJSON(_:using:)`` for a body whose top-level object takes only the keys `T` reads: any other key
+    /// (a misspelling: `evnts` for `events`) is a 400 `invalid_json` naming it instead of being ignored. The keys
+    /// `T` reads are those `encoder` writes for the decoded value, and those the body gives as `null`. For small
+    /// bodies that configure something (a webhook, a quarantine entry), where an ignored key silently changes
+    /// what is stored; uploads stay open to keys a newer reporter adds.
+    ///
+    /// - Throws: `HTTPStatusError` (415, 400).
+    public func decodeJSONObject<T: Codable>(
+        _ type: T.Type, using decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
+    ) throws -> T {
+        let value = try decodeJSON(type, using: decoder)
+        func object(_ data: Data?) -> [String: Any] {
+            data.flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any] ?? [:]
+        }
+        let read = object(try? encoder.encode(value))
+        let unknown = object(body).filter { key, value in read[key] == nil && !(value is NSNull) }.keys.sorted()
+        guard unknown.isEmpty else {
+            let names = unknown.prefix(5).map { "'\($0.prefix(64))'" }.joined(separator: ", ")
+            throw HTTPStatusError(
+                .badRequest, code: "invalid_json",
+                message: "Unknown key\(unknown.count == 1 ? "" : "s") \(names) in the body.")
+        }
+        return value
+    }
+
     /// The path parameter `name`, or a 400 error naming it if routing did not fill it.
     public func parameter(_ name: String) throws -> String {
         guard let value = parameters[name] else {
@@ -118,11 +143,21 @@ enum JSONProblem {
             let joined = codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
             return joined.isEmpty ? "the body" : "'\(joined)'"
         }
+        // JSON's names for what the decoder expected, not Swift's (`Array<Any>`, `Dictionary<String, Any>`).
+        func json(_ type: Any.Type) -> String {
+            switch type {
+            case is String.Type: "a string"
+            case is Bool.Type: "true or false"
+            case is any BinaryInteger.Type: "an integer"
+            case is any BinaryFloatingPoint.Type: "a number"
+            default: "\(type)".hasPrefix("Array<") ? "an array" : "an object"
+            }
+        }
         switch error {
         case .typeMismatch(let type, let context):
-            return "Wrong type at \(path(context.codingPath)): expected \(type)."
+            return "Wrong type at \(path(context.codingPath)): expected \(json(type))."
         case .valueNotFound(let type, let context):
-            return "Missing value at \(path(context.codingPath)): expected \(type)."
+            return "Missing value at \(path(context.codingPath)): expected \(json(type))."
         case .keyNotFound(let key, let context):
             return "Missing key '\(key.stringValue)' in \(path(context.codingPath))."
         case .dataCorrupted(let context):

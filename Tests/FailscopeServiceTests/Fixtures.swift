@@ -67,6 +67,8 @@ extension Response {
 
     /// The `error.code` of a JSON error body.
     var errorCode: String? { (try? decode(APIErrorBody.self))?.error.code }
+    /// The `error.message` of a JSON error body.
+    var errorMessage: String? { (try? decode(APIErrorBody.self))?.error.message }
 }
 
 let referenceDate = Date(timeIntervalSince1970: 1_764_400_000)

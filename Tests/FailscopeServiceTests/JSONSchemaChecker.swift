@@ -49,7 +49,8 @@ enum JSONValue: Decodable, Equatable {
 /// Checks JSON values against the schemas of an OpenAPI 3.0 document, for the subset of JSON Schema that
 /// Failscope's document uses: `$ref` (within the document), `type`, `properties`, `required`, `items`, `enum`,
 /// `const`, `not`, `format` (`date-time` checked, `binary` ignored), `pattern`, `minLength`, `maxLength`,
-/// `minimum`, `maximum`, `maxItems`, and `description`.
+/// `minimum`, `maximum`, `maxItems`, `description`, and `additionalProperties: false` (what the checker assumes of
+/// every object schema anyway; the document says it where the service refuses other keys too).
 ///
 /// Stricter than JSON Schema in two ways, so that the service's JSON cannot drift from its contract: an object
 /// schema that lists `properties` is closed (a member it does not list is a problem), and a keyword outside the
@@ -61,7 +62,7 @@ struct JSONSchemaChecker {
 
     private static let keywords: Set<String> = [
         "$ref", "type", "properties", "required", "items", "enum", "const", "not", "format", "pattern", "minLength",
-        "maxLength", "minimum", "maximum", "maxItems", "description",
+        "maxLength", "minimum", "maximum", "maxItems", "description", "additionalProperties",
     ]
 
     init(document: JSONValue) {
@@ -87,6 +88,9 @@ struct JSONSchemaChecker {
         var found: [String] = []
         for keyword in rules.keys where !Self.keywords.contains(keyword) {
             found.append("\(path): the schema keyword \(keyword) is not checked")
+        }
+        if let open = rules["additionalProperties"], open != .bool(false) {
+            found.append("\(path): only additionalProperties false is checked")
         }
         if let reference = rules["$ref"]?.string {
             let prefix = "#/components/schemas/"

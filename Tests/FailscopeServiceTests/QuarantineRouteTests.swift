@@ -86,6 +86,11 @@ final class QuarantineRouteTests: XCTestCase {
                 .POST, "/api/v1/quarantine/x/lift", try WireCoding.encoder().encode(QuarantineLift(why: "w")),
                 .notFound, "quarantine_not_found"
             ),
+            (
+                .POST, "/api/v1/quarantine",
+                Data(#"{"project":"Shop","suite":"S","name":"n","owner":"o","reason":"r","expires":"\#(today)","devcie":"x"}"#.utf8),
+                .badRequest, "invalid_json"
+            ),
             (.GET, "/api/v1/quarantine?state=expired", Data(), .badRequest, "invalid_parameter"),
             (.GET, "/api/v1/quarantine/0", Data(), .notFound, "quarantine_not_found"),
         ]

@@ -424,6 +424,17 @@ final class WebhookDeliveryTests: XCTestCase {
             .POST, "/api/v1/webhooks",
             body: Data(#"{"url":"https://hooks.example/b","secret":"0123456789abcdef","events":["run.started"]}"#.utf8))
         XCTAssertEqual(unknownEvent.status, .badRequest, "an unknown event type is not a WebhookCreate")
+        // A misspelt filter key is refused, not ignored (ignored, it would send the webhook every event).
+        let misspelt = await service.send(
+            .POST, "/api/v1/webhooks",
+            body: Data(#"{"url":"https://hooks.example/b","secret":"0123456789abcdef","evnts":["run.finished"]}"#.utf8))
+        XCTAssertEqual(misspelt.status, .badRequest)
+        XCTAssertEqual(misspelt.errorMessage, "Unknown key 'evnts' in the body.")
+        let wrongType = await service.send(
+            .POST, "/api/v1/webhooks",
+            body: Data(#"{"url":"https://hooks.example/b","secret":"0123456789abcdef","events":"run.finished"}"#.utf8))
+        XCTAssertEqual(wrongType.errorMessage, "Wrong type at 'events': expected an array.")
+        XCTAssertEqual(try service.store.webhooks().webhooks.map(\.url), ["https://hooks.example/a"])
         let filtered = await service.send(
             .POST, "/api/v1/webhooks",
             body: Data(

@@ -189,6 +189,19 @@ final class QuarantineTests: StoreTestCase {
         }
     }
 
+    func testAChangeWithoutAnActorRecordsTheOwner() throws {
+        try run("seen", minutes: -5, [("testFlaky", 1, .passed, nil)])
+        let entry = try quarantine("testFlaky")
+        let later = start.addingTimeInterval(600)
+        _ = try store.editQuarantine(
+            entry.id,
+            QuarantineEdit(
+                owner: "bo", reason: "waits for the new simulator", expires: QuarantineEntry.dayText(later),
+                why: "bo takes it"), role: .admin, now: later)
+        let lifted = try store.liftQuarantine(entry.id, QuarantineLift(why: "fixed"), role: .admin, now: later)
+        XCTAssertEqual(lifted.changes.map(\.actor), ["ana", "bo", "bo"], "the new owner edits; the owner lifts")
+    }
+
     func testBadRequestsAreRefusedAndStoreNothing() throws {
         try run("seen", minutes: -5, [("testFlaky", 1, .passed, nil)])
         let today = QuarantineEntry.dayText(start)

@@ -184,7 +184,7 @@ final class RouterTests: XCTestCase {
             let error = error as? HTTPStatusError
             XCTAssertEqual(error?.status.code, 400)
             XCTAssertEqual(error?.code, "invalid_json")
-            XCTAssertEqual(error?.message, "Wrong type at 'count': expected Int.")
+            XCTAssertEqual(error?.message, "Wrong type at 'count': expected an integer.")
         }
     }
 
