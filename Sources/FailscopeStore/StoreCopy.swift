@@ -48,6 +48,14 @@ extension FailscopeStore {
             "id, project, suite, name, arguments, page, device, owner, reason, expires_at, created_at, lifted_at, ends_at"
         ),
         ("quarantine_changes", "id, entry_id, action, role, actor, why, changed_at"),
+        ("webhooks", "id, url, secret, source, created_at, events, branches"),
+        (
+            "webhook_deliveries",
+            "id, webhook_id, event_id, event, ordering_key, payload, status, attempts, next_attempt_at, lease_owner, "
+                + "lease_until, last_status_code, last_error, created_at, last_attempt_at, finished_at"
+        ),
+        ("webhook_run_checks", "run_id, request_id, due_at, lease_owner, lease_until"),
+        ("webhook_test_states", "test_id, branch, state, run_id, changed_at"),
     ]
 
     /// Rows a statement of `copy` inserts: one JSON array, a few hundred kilobytes.
@@ -59,8 +67,8 @@ extension FailscopeStore {
     static let copyStatementTimeoutMilliseconds = 600_000
 
     /// Carries a whole SQLite store's rows (runs, tests, results and their details, artifact references, the
-    /// quarantine and its audit log)
-    /// into a migrated PostgreSQL database, then computes its flaky summaries there and moves its key
+    /// quarantine and its audit log, the webhooks with their deliveries, pending checks and announced test
+    /// states) into a migrated PostgreSQL database, then computes its flaky summaries there and moves its key
     /// sequences past the copied keys. Idempotent and resumable: a row the target already has (by its
     /// primary key) is left alone, so running it again after an interruption finishes the copy. The
     /// artifact files themselves stay where they are.
@@ -101,6 +109,7 @@ extension FailscopeStore {
             // New rows get keys after the copied ones.
             for (table, column) in [
                 ("results", "id"), ("tests", "key"), ("quarantine_entries", "id"), ("quarantine_changes", "id"),
+                ("webhook_deliveries", "id"),
             ] {
                 try connection.query(
                     """

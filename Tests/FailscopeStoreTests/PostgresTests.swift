@@ -261,6 +261,26 @@ final class PostgresTests: XCTestCase {
                 expires: QuarantineEntry.dayText(referenceDate)), role: .admin, now: referenceDate)
         _ = try store.liftQuarantine(entry.id, QuarantineLift(why: "fixed"), role: .upload, now: referenceDate + 60)
 
+        // A webhook with a filter, the deliveries and test states of one evaluated run, and a check still pending:
+        // a team moving up keeps its notifications, and the tests already announced are not announced again.
+        let hook = try store.createWebhook(
+            WebhookCreate(
+                url: "https://hooks.example/ci", secret: "0123456789abcdef",
+                filter: WebhookFilter(events: [.runFinished, .testBroken], branches: ["main"]))
+        ).webhook
+        let now = referenceDate + 120
+        try store.finishRun("r3", RunFinish(finishedAt: referenceDate), now: now)
+        try store.scheduleWebhookCheck(runID: "r3", dueAt: referenceDate)
+        for claim in try store.claimWebhookChecks(owner: "w", now: now, leaseUntil: now + 60, limit: 1) {
+            _ = try store.evaluateWebhookCheck(runID: claim.runID, requestID: claim.requestID, owner: "w", now: now) {
+                $0.type.rawValue + " " + $0.id
+            }
+        }
+        try store.scheduleWebhookCheck(runID: "r1", dueAt: referenceDate)
+        let hooks = try store.webhooks()
+        let deliveries = try XCTUnwrap(try store.webhookDeliveries(hook.id))
+        XCTAssertFalse(deliveries.deliveries.isEmpty)
+
         let source = DatabaseLocation.sqlite(in: directory)
         let target = DatabaseLocation.postgres(url: schema.url)
         var reported: [String] = []
@@ -272,6 +292,18 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(first.rowsRead["result_artifacts"], 4)
         XCTAssertEqual(first.rowsRead["quarantine_entries"], 1)
         XCTAssertEqual(first.rowsRead["quarantine_changes"], 2)
+        XCTAssertEqual(first.rowsRead["webhooks"], 1)
+        XCTAssertEqual(first.rowsRead["webhook_deliveries"], deliveries.deliveries.count)
+        XCTAssertEqual(first.rowsRead["webhook_run_checks"], 1)
+        XCTAssertGreaterThan(first.rowsRead["webhook_test_states"] ?? 0, 0)
+        do {
+            let moved = try FailscopeStore(directory: try makeTemporaryDirectory(), database: target)
+            defer { moved.close() }
+            XCTAssertEqual(try moved.webhooks(), hooks, "the webhook and its filter")
+            XCTAssertEqual(try moved.webhookDeliveries(hook.id), deliveries)
+            XCTAssertEqual(
+                try moved.claimWebhookChecks(owner: "w2", now: now, leaseUntil: now + 60, limit: 5).map(\.runID), ["r1"])
+        }
         XCTAssertTrue(reported.contains("results 24/24"), "\(reported)")
         // The summaries: one group of tests, one of days.
         XCTAssertEqual(reported.last, "\(FailscopeStore.summaryProgressName) 2/2", "\(reported)")
