@@ -83,11 +83,11 @@ enum SlowestCommand: Command {
     }
 
     /// The terminal table: the slowest `subjects` (a column headed `column`, named by `name`), then the
-    /// regressions (seconds, 2 decimals). Test-controlled text is escaped (`FlakyTable.cell`).
+    /// regressions (seconds to the millisecond: a page action often takes a few). Test-controlled text is escaped (`FlakyTable.cell`).
     static func table<Subject>(
         _ report: SubjectDurationReport<Subject>, _ subjects: String, _ column: String, name: (Subject) -> String
     ) -> String {
-        func seconds(_ value: Double) -> String { String(format: "%.2f", value) }
+        func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
         var lines = [
             "Slowest \(subjects) since \(FlakyTable.day(report.since)) UTC: \(report.slowest.count)", "",
             FlakyTable.cell(column, 56) + " " + FlakyTable.cell("P50 S", 8, right: true) + " "
