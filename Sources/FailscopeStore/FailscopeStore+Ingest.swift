@@ -363,7 +363,8 @@ extension FailscopeStore {
                     FROM results r
                     WHERE r.run_id = ?1 AND r.result_key > (j.value ->> 0) AND r.result_key < (j.value ->> 1)
                         AND r.test_id = (j.value ->> 2) AND r.device IS NOT DISTINCT FROM (j.value ->> 3)
-                        AND r.id NOT IN (SELECT CAST(i.value ->> 0 AS BIGINT) FROM \(db.dialect.jsonArrayRows("?3", as: "i")))
+                        AND r.id NOT IN (
+                            SELECT CAST(i.value ->> 0 AS BIGINT) FROM \(db.dialect.jsonArrayRows("?3", as: "i")))
                 ) AS before
                 FROM \(db.dialect.jsonArrayRows("?2", as: "j")))
             UPDATE runs SET result_count = result_count + ?4, passed_count = passed_count + ?5,
@@ -372,7 +373,8 @@ extension FailscopeStore {
                 updated_at = ?10,
                 status = CASE WHEN finished_at IS NULL THEN 'incomplete'
                     WHEN failing_test_count + d.delta > 0 THEN 'failed' ELSE 'passed' END
-            FROM (SELECT CAST(coalesce(sum(\(after) % 2 - coalesce(l.before % 2, 0)), 0) AS BIGINT) AS delta FROM l) AS d
+            FROM (SELECT CAST(coalesce(sum(\(after) % 2 - coalesce(l.before % 2, 0)), 0) AS BIGINT) AS delta FROM l)
+                AS d
             WHERE id = ?1
             """,
             [

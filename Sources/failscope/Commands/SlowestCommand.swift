@@ -83,7 +83,8 @@ enum SlowestCommand: Command {
     }
 
     /// The terminal table: the slowest `subjects` (a column headed `column`, named by `name`), then the
-    /// regressions (seconds to the millisecond: a page action often takes a few). Test-controlled text is escaped (`FlakyTable.cell`).
+    /// regressions (seconds to the millisecond: a page action often takes a few). Test-controlled text is escaped
+    /// (`FlakyTable.cell`).
     static func table<Subject>(
         _ report: SubjectDurationReport<Subject>, _ subjects: String, _ column: String, name: (Subject) -> String
     ) -> String {

@@ -32,7 +32,8 @@ struct QuarantineRoutes: Sendable {
 
     func add(_ request: Request) throws -> Response {
         let role = try authorization.requireAdministration(request)
-        let body = try request.decodeJSONObject(QuarantineRequest.self, using: WireCoding.decoder(), encoder: WireCoding.encoder())
+        let body = try request.decodeJSONObject(
+            QuarantineRequest.self, using: WireCoding.decoder(), encoder: WireCoding.encoder())
         let entry = try ServiceError.wrapping { try store.addQuarantine(body, role: role) }
         return try APIResponse.json(entry, status: .created)
     }
@@ -40,14 +41,16 @@ struct QuarantineRoutes: Sendable {
     func edit(_ request: Request) throws -> Response {
         let role = try authorization.requireAdministration(request)
         let id = try Self.entryID(request)
-        let body = try request.decodeJSONObject(QuarantineEdit.self, using: WireCoding.decoder(), encoder: WireCoding.encoder())
+        let body = try request.decodeJSONObject(
+            QuarantineEdit.self, using: WireCoding.decoder(), encoder: WireCoding.encoder())
         return try APIResponse.json(try ServiceError.wrapping { try store.editQuarantine(id, body, role: role) })
     }
 
     func lift(_ request: Request) throws -> Response {
         let role = try authorization.requireAdministration(request)
         let id = try Self.entryID(request)
-        let body = try request.decodeJSONObject(QuarantineLift.self, using: WireCoding.decoder(), encoder: WireCoding.encoder())
+        let body = try request.decodeJSONObject(
+            QuarantineLift.self, using: WireCoding.decoder(), encoder: WireCoding.encoder())
         return try APIResponse.json(try ServiceError.wrapping { try store.liftQuarantine(id, body, role: role) })
     }
 

@@ -14,7 +14,8 @@ struct WebhookRoutes: Sendable {
     }
 
     func create(_ request: Request) throws -> Response {
-        let create = try request.decodeJSONObject(WebhookCreate.self, using: WireCoding.decoder(), encoder: WireCoding.encoder())
+        let create = try request.decodeJSONObject(
+            WebhookCreate.self, using: WireCoding.decoder(), encoder: WireCoding.encoder())
         let outcome = try ServiceError.wrapping { try store.createWebhook(create) }
         return try APIResponse.json(outcome.webhook, status: outcome.created ? .created : .ok)
     }
