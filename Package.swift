@@ -88,6 +88,7 @@ let package = Package(
                 .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
                 .embedInCode("0005_failure_signatures.sql"), .embedInCode("0006_passed_durations.sql"),
                 .embedInCode("0007_webhook_filters.sql"), .embedInCode("0008_results_by_commit.sql"),
+                .embedInCode("0009_results_by_commit_test.sql"),
                 .embedInCode("flaky_scope.sql"), .embedInCode("flaky_summaries.sql"),
             ]
         ),
@@ -98,6 +99,7 @@ let package = Package(
                 .embedInCode("0003_trail_step_trace.sql"), .embedInCode("0004_webhooks.sql"),
                 .embedInCode("0005_failure_signatures.sql"), .embedInCode("0006_passed_durations.sql"),
                 .embedInCode("0007_webhook_filters.sql"), .embedInCode("0008_results_by_commit.sql"),
+                .embedInCode("0009_results_by_commit_test.sql"),
                 .embedInCode("flaky_scope.sql"), .embedInCode("flaky_summaries.sql"),
             ]
         ),

@@ -11,9 +11,10 @@ public enum SQLiteMigrations {
         ("0006_passed_durations", text(PackageResources._006_passed_durations_sql)),
         ("0007_webhook_filters", text(PackageResources._007_webhook_filters_sql)),
         ("0008_results_by_commit", text(PackageResources._008_results_by_commit_sql)),
+        ("0009_results_by_commit_test", text(PackageResources._009_results_by_commit_test_sql)),
     ]
 
-    /// `flaky_scope.sql`: the temporary tables and views `flaky_summaries.sql` reads, created once per connection.
+    /// `flaky_scope.sql`: the temporary tables `flaky_summaries.sql` reads, created once per connection.
     public static let flakyScope = text(PackageResources.flaky_scope_sql)
 
     /// `flaky_summaries.sql`: the statements that add the results of the scope to every flaky summary table,

@@ -45,9 +45,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             first.output,
             "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n"
-                + "Applied 0005_failure_signatures\nApplied 0006_passed_durations\nApplied 0007_webhook_filters\nApplied 0008_results_by_commit\n")
+                + "Applied 0005_failure_signatures\nApplied 0006_passed_durations\nApplied 0007_webhook_filters\nApplied 0008_results_by_commit\n"
+                + "Applied 0009_results_by_commit_test\n")
         XCTAssertEqual(
-            try run(["migrate", "--database", url]).output, "Database is up to date (0008_results_by_commit).\n")
+            try run(["migrate", "--database", url]).output, "Database is up to date (0009_results_by_commit_test).\n")
 
         let secret = "postgres://failscope:s3cret@127.0.0.1:5432/failscope"
         let refused = try run(["migrate", "--database", secret])
@@ -85,9 +86,10 @@ final class CommandLineTests: XCTestCase {
             first.output,
             "Created a new database at \(data.appendingPathComponent(FailscopeStore.databaseFileName).path)\n"
                 + "Applied 0001_baseline\nApplied 0002_quarantine\nApplied 0003_trail_step_trace\nApplied 0004_webhooks\n"
-                + "Applied 0005_failure_signatures\nApplied 0006_passed_durations\nApplied 0007_webhook_filters\nApplied 0008_results_by_commit\n")
+                + "Applied 0005_failure_signatures\nApplied 0006_passed_durations\nApplied 0007_webhook_filters\nApplied 0008_results_by_commit\n"
+                + "Applied 0009_results_by_commit_test\n")
         XCTAssertEqual(
-            try run(["migrate", "--data", data.path]).output, "Database is up to date (0008_results_by_commit).\n")
+            try run(["migrate", "--data", data.path]).output, "Database is up to date (0009_results_by_commit_test).\n")
 
         let store = try FailscopeStore(directory: data)
         var old = sampleRun(id: "old", branch: "x\u{1B}[31m")

@@ -27,6 +27,7 @@ final class MigratorTests: XCTestCase {
             "0006_passed_durations",
             "0007_webhook_filters",
             "0008_results_by_commit",
+            "0009_results_by_commit_test",
             ])
     }
 

@@ -57,6 +57,7 @@ final class PostgresTests: XCTestCase {
             "0006_passed_durations",
             "0007_webhook_filters",
             "0008_results_by_commit",
+            "0009_results_by_commit_test",
             ])
         let tables = try database.pool.withConnection { connection in
             let rows = try connection.query(

@@ -133,7 +133,14 @@ final class QueryPlanTests: XCTestCase {
         try assertUsesIndex(
             "SELECT 1 FROM result_artifacts ra WHERE ra.sha256 = ?", [String(repeating: "a", count: 64)],
             index: "result_artifacts_by_sha256")
-        // results_by_test_time or results_by_test_commit: either leads with test_id.
-        try assertUsesIndex("SELECT 1 FROM results r WHERE r.test_id = ?", ["x"], index: "(test_id=?)")
+        try assertUsesIndex(
+            "SELECT 1 FROM results r WHERE r.test_id = ?", ["x"], index: "results_by_test_time (test_id=?)")
+    }
+
+    /// A commit's first failure counts the test's results on the commit (flaky_summaries.sql) by one range.
+    func testACommitsResultsOfATestAreOneIndexRange() throws {
+        try assertUsesIndex(
+            "SELECT status, ran_at FROM results r WHERE r.test_id = ? AND r.commit_sha = ?", ["x", "abc"],
+            index: "results_by_commit_test (commit_sha=? AND test_id=?)")
     }
 }
