@@ -320,14 +320,19 @@ extension FailscopeStore {
     ) throws -> [WebhookTestChange] {
         let branch = run.run.branch ?? ""
         let window = try FlakyWindow(FlakyQuery(project: run.run.project, branch: branch, policy: policy, now: now))
-        let testIDs = try db.query(
-            "SELECT DISTINCT test_id FROM results WHERE run_id = ? ORDER BY test_id", [run.run.id]
-        ) {
-            $0.string(0)
-        }
-        let verdicts = try FlakyAnalysis(db: db, window: window).evaluate(testIDs.map { ($0, branch) })
+        // The run's tests, each with whether its last attempt failed on one of the run's devices.
+        let tests = try db.query(
+            """
+            SELECT test_id, max(failed) FROM (
+                SELECT test_id, max(attempt * 2 + CASE WHEN status IN ('failed', 'error') THEN 1 ELSE 0 END) % 2
+                    AS failed
+                FROM results WHERE run_id = ? GROUP BY test_id, device) AS last
+            GROUP BY test_id ORDER BY test_id
+            """, [run.run.id]
+        ) { (id: $0.string(0), failed: $0.int(1) == 1) }
+        let verdicts = try FlakyAnalysis(db: db, window: window).evaluate(tests.map { ($0.id, branch) })
         var changes: [WebhookTestChange] = []
-        for (testID, evaluated) in zip(testIDs, verdicts) {
+        for ((testID, failed), evaluated) in zip(tests, verdicts) {
             let state: WebhookTestState
             var reasons: [FlakyReason] = []
             switch evaluated.classification.verdict {
@@ -341,6 +346,9 @@ extension FailscopeStore {
                 "SELECT state FROM webhook_test_states WHERE test_id = ? AND branch = ?", [testID, branch]
             ) { WebhookTestState(rawValue: $0.string(0)) ?? .stable }
             guard previous != state else { continue }
+            // A run in which the test failed never fixes it (a broken test's first failure on a new commit is
+            // not yet broken there): it stays as announced until a run in which it passes.
+            if state == .stable, previous != nil, failed { continue }
             try db.run(
                 """
                 INSERT INTO webhook_test_states (test_id, branch, state, run_id, changed_at) VALUES (?, ?, ?, ?, ?)

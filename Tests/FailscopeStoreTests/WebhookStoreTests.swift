@@ -80,6 +80,23 @@ final class WebhookStoreTests: StoreTestCase {
         XCTAssertEqual(states, ["stable", "stable"], "both tests' states are recorded")
     }
 
+    /// A broken test that fails once on a new commit is not broken there yet by the rules, but it did not pass:
+    /// no `test.fixed` goes out, and when the new commit's second failure makes it broken again nothing is
+    /// announced twice.
+    func testARunInWhichABrokenTestFailsDoesNotFixIt() throws {
+        _ = try store.createWebhook(WebhookCreate(url: "http://127.0.0.1:9/hook", secret: "0123456789abcdef"))
+        var announced: [(run: Int, type: WebhookEventType)] = []
+        for (index, commit) in [(1, "b1"), (2, "b1"), (3, "b2"), (4, "b2")] {
+            for draft in try finishRun(index, commit: commit, ["testCart": false]) where draft.test != nil {
+                announced.append((index, draft.type))
+            }
+        }
+        XCTAssertEqual(announced.map(\.run), [2])
+        XCTAssertEqual(announced.map(\.type), [.testBroken])
+        let states = try store.read { db in try db.query("SELECT state FROM webhook_test_states") { $0.string(0) } }
+        XCTAssertEqual(states, ["broken"])
+    }
+
     /// A webhook gets a test's events one at a time: the newer event waits while the older is pending, and a claim
     /// holds its rows until its lease ends, whoever else asks.
     func testClaimsKeepEachTestsOrderAndAreExclusiveUntilTheLeaseEnds() throws {
