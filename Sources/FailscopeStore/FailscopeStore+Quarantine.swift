@@ -72,8 +72,8 @@ extension FailscopeStore {
         return entry
     }
 
-    /// Changes an active entry's owner, reason and expiry; records the change with `edit.why` and `edit.actor`,
-    /// else the new owner.
+    /// Changes an active entry's owner, reason and expiry; records the change with `edit.why` and `edit.actor`
+    /// (empty when not given: the audit log never names someone who did not say they acted).
     ///
     /// - Throws: `StoreError.notFound(kind: "quarantine")`, `.conflict` for an entry that no longer applies (it is
     ///   history: quarantine the test anew), `.invalid` as ``addQuarantine(_:role:now:)``.
@@ -92,8 +92,7 @@ extension FailscopeStore {
                     "UPDATE quarantine_entries SET owner = ?, reason = ?, expires_at = ?, ends_at = ? WHERE id = ?",
                     [edit.owner, edit.reason, expiresAt, expiresAt, id])
                 try Self.recordChange(
-                    db, entry: id, action: .edited, role: role, actor: edit.actor ?? edit.owner, why: edit.why,
-                    at: nowMs)
+                    db, entry: id, action: .edited, role: role, actor: edit.actor ?? "", why: edit.why, at: nowMs)
             }
         }
         guard let entry = try quarantineEntry(id, now: now) else {
@@ -103,7 +102,7 @@ extension FailscopeStore {
     }
 
     /// Ends an active entry now (results from now on are not quarantined by it; earlier ones stay so); records
-    /// the change with `lift.why` and `lift.actor`, else the entry's owner.
+    /// the change with `lift.why` and `lift.actor` (empty when not given).
     ///
     /// - Throws: `StoreError.notFound(kind: "quarantine")`, `.conflict` for an entry that no longer applies,
     ///   `.invalid` for a text that breaks the rules.
@@ -115,13 +114,9 @@ extension FailscopeStore {
         try write { db in
             try db.transaction {
                 try Self.requireActive(db, id, at: nowMs)
-                let owner = try db.queryFirst(
-                    "UPDATE quarantine_entries SET lifted_at = ?, ends_at = ? WHERE id = ? RETURNING owner",
-                    [nowMs, nowMs, id]
-                ) { $0.string(0) }
+                try db.run("UPDATE quarantine_entries SET lifted_at = ?, ends_at = ? WHERE id = ?", [nowMs, nowMs, id])
                 try Self.recordChange(
-                    db, entry: id, action: .lifted, role: role, actor: lift.actor ?? owner ?? "", why: lift.why,
-                    at: nowMs)
+                    db, entry: id, action: .lifted, role: role, actor: lift.actor ?? "", why: lift.why, at: nowMs)
             }
         }
         guard let entry = try quarantineEntry(id, now: now) else {

@@ -51,7 +51,7 @@ public struct QuarantineRequest: Codable, Sendable, Hashable {
 }
 
 /// `PUT /api/v1/quarantine/{entryId}`: changes an active entry's owner, reason and expiry (its test cannot change:
-/// quarantine a test anew instead); `why` and `actor` (default: the new `owner`) go to the audit log.
+/// quarantine a test anew instead); `why` and `actor` (empty when absent) go to the audit log.
 public struct QuarantineEdit: Codable, Sendable, Hashable {
     public var owner: String
     public var reason: String
@@ -68,8 +68,8 @@ public struct QuarantineEdit: Codable, Sendable, Hashable {
     }
 }
 
-/// `POST /api/v1/quarantine/{entryId}/lift`: ends an active entry now; `why` and `actor` (default: the entry's
-/// owner) go to the audit log.
+/// `POST /api/v1/quarantine/{entryId}/lift`: ends an active entry now; `why` and `actor` (empty when absent) go
+/// to the audit log.
 public struct QuarantineLift: Codable, Sendable, Hashable {
     public var why: String
     public var actor: String?
