@@ -140,7 +140,10 @@ enum JSONProblem {
 
     static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
-            let joined = codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            // `events[0].name`: a member after a dot (not the first), an index in brackets.
+            let joined = codingPath.enumerated().map { position, key in
+                key.intValue.map { "[\($0)]" } ?? (position == 0 ? key.stringValue : "." + key.stringValue)
+            }.joined()
             return joined.isEmpty ? "the body" : "'\(joined)'"
         }
         // JSON's names for what the decoder expected, not Swift's (`Array<Any>`, `Dictionary<String, Any>`).

@@ -138,8 +138,8 @@ final class CommandLineTests: XCTestCase {
         let table = try run(["slowest", "--project", "Shop", "--data", data.path])
         XCTAssertEqual(table.status, 0, table.error)
         let lines = table.output.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("CartTests.testCheckout") && $0.contains(" 1.000 ") && $0.contains(" 2.000 ") }, table.output)
-        XCTAssertTrue(lines.contains { $0.contains("CartTests.testCheckout") && $0.hasSuffix("1.000 s → 2.000 s") }, table.output)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("CartTests.testCheckout") && $0.contains(" 1.00 s ") && $0.contains(" 2.00 s ") }, table.output)
+        XCTAssertTrue(lines.contains { $0.contains("CartTests.testCheckout") && $0.hasSuffix("1.00 s → 2.00 s") }, table.output)
         let json = try run(["slowest", "--project", "Shop", "--data", data.path, "--json"])
         let report = try WireCoding.decoder().decode(DurationReport.self, from: Data(json.output.utf8))
         XCTAssertEqual(report.slowest.map(\.test.name), ["testCheckout", "testAdd"])
@@ -163,7 +163,7 @@ final class CommandLineTests: XCTestCase {
                         suite: "CatalogTests", name: "testSearch", status: .failed,
                         trail: [
                             TrailStep(page: "CatalogPage", action: "search(_:)", duration: index < 10 ? 1 : 2),
-                            TrailStep(page: "CatalogPage", action: "tap(_:)", duration: 0.004),
+                            TrailStep(page: "CatalogPage", action: "tap(_:)", duration: 0.000_338),
                             TrailStep(page: "CatalogPage", action: "open(_:)", duration: 30),
                         ])
                 ]), toRun: "a\(index)")
@@ -176,11 +176,11 @@ final class CommandLineTests: XCTestCase {
             lines.contains { $0.hasPrefix("Slowest page actions since ") && $0.hasSuffix(": 2") }, table.output)
         XCTAssertTrue(lines.contains { $0.hasPrefix("ACTION") && $0.hasSuffix("STEPS") }, table.output)
         XCTAssertTrue(
-            lines.contains { $0.hasPrefix("CatalogPage.search(_:)") && $0.contains(" 1.000 ") && $0.contains(" 2.000 ") },
+            lines.contains { $0.hasPrefix("CatalogPage.search(_:)") && $0.contains(" 1.00 s ") && $0.contains(" 2.00 s ") },
             table.output)
         XCTAssertTrue(
-            lines.contains { $0.contains("CatalogPage.search(_:)") && $0.hasSuffix("1.000 s → 2.000 s") }, table.output)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("CatalogPage.tap(_:)") && $0.contains(" 0.004 ") }, table.output)
+            lines.contains { $0.contains("CatalogPage.search(_:)") && $0.hasSuffix("1.00 s → 2.00 s") }, table.output)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("CatalogPage.tap(_:)") && $0.contains(" 338 µs ") }, table.output)
         let json = try run(["slowest", "--actions", "--project", "Shop", "--data", data.path, "--json"])
         let report = try WireCoding.decoder().decode(ActionDurationReport.self, from: Data(json.output.utf8))
         // open(_:) is each failing result's last step: cut short by the failure, not counted.

@@ -9,9 +9,10 @@ const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 export const count = (n) => numberFormat.format(n || 0);
 
-/** Seconds → `850 ms`, `4.2 s`, `3 m 05 s`, `1 h 02 m`; `—` when unknown. */
+/** Seconds → `0.3 ms`, `850 ms`, `4.2 s`, `3 m 05 s`, `1 h 02 m`; `—` when unknown. */
 export function duration(seconds) {
   if (seconds === null || seconds === undefined || Number.isNaN(seconds)) return '—';
+  if (seconds < 0.01) return (seconds * 1000).toFixed(1) + ' ms';
   if (seconds < 1) return Math.round(seconds * 1000) + ' ms';
   if (seconds < 60) return (seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)) + ' s';
   const minutes = Math.floor(seconds / 60);

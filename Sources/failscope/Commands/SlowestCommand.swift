@@ -83,22 +83,26 @@ enum SlowestCommand: Command {
     }
 
     /// The terminal table: the slowest `subjects` (a column headed `column`, named by `name`), then the
-    /// regressions (seconds to the millisecond: a page action often takes a few). Test-controlled text is escaped
-    /// (`FlakyTable.cell`).
+    /// regressions. Durations carry their unit, as the dashboard writes them (`338 µs`, `4.2 ms`, `1.50 s`): a page
+    /// action often takes less than a millisecond. Test-controlled text is escaped (`FlakyTable.cell`).
     static func table<Subject>(
         _ report: SubjectDurationReport<Subject>, _ subjects: String, _ column: String, name: (Subject) -> String
     ) -> String {
-        func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+        func seconds(_ value: Double) -> String {
+            value < 0.001
+                ? String(format: "%.0f µs", value * 1_000_000)
+                : value < 1 ? String(format: "%.1f ms", value * 1000) : String(format: "%.2f s", value)
+        }
         var lines = [
             "Slowest \(subjects) since \(FlakyTable.day(report.since)) UTC: \(report.slowest.count)", "",
-            FlakyTable.cell(column, 56) + " " + FlakyTable.cell("P50 S", 8, right: true) + " "
-                + FlakyTable.cell("P95 S", 8, right: true) + " "
+            FlakyTable.cell(column, 56) + " " + FlakyTable.cell("P50", 9, right: true) + " "
+                + FlakyTable.cell("P95", 9, right: true) + " "
                 + FlakyTable.cell(Subject.countKey.uppercased(), 8, right: true),
         ]
         for row in report.slowest {
             lines.append(
-                FlakyTable.cell(name(row.subject), 56) + " " + FlakyTable.cell(seconds(row.p50), 8, right: true) + " "
-                    + FlakyTable.cell(seconds(row.p95), 8, right: true) + " "
+                FlakyTable.cell(name(row.subject), 56) + " " + FlakyTable.cell(seconds(row.p50), 9, right: true) + " "
+                    + FlakyTable.cell(seconds(row.p95), 9, right: true) + " "
                     + FlakyTable.cell(String(row.count), 8, right: true))
         }
         lines.append("")
@@ -108,8 +112,8 @@ enum SlowestCommand: Command {
                 + "\(report.regressions.count)")
         for regression in report.regressions {
             lines.append(
-                "  " + FlakyTable.cell(name(regression.subject), 56) + " " + seconds(regression.previousP50) + " s → "
-                    + seconds(regression.recentP50) + " s")
+                "  " + FlakyTable.cell(name(regression.subject), 56) + " " + seconds(regression.previousP50) + " → "
+                    + seconds(regression.recentP50))
         }
         return lines.joined(separator: "\n")
     }
