@@ -92,7 +92,9 @@ final class CommandLineTests: XCTestCase {
             try run(["migrate", "--data", data.path]).output, "Database is up to date (0009_results_by_commit_test).\n")
 
         let store = try FailscopeStore(directory: data)
-        var old = sampleRun(id: "old", branch: "x\u{1B}[31m")
+        // An imported run's id is long; the table shows it whole, for `export --run`.
+        let oldID = "import-cd4f1385055b633122e0a820bf90bcdd0a1b2c3d"
+        var old = sampleRun(id: oldID, branch: "x\u{1B}[31m")
         old.startedAt = Date().addingTimeInterval(-40 * 86_400)
         try store.putRun(old)
         try store.putRun(Run(id: "new", project: "Shop", branch: "main", startedAt: Date()))
@@ -105,7 +107,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(lines.first?.hasPrefix("STATUS") == true)
         XCTAssertTrue(lines[1].hasPrefix("incomplete"), table.output)
         XCTAssertTrue(lines[1].hasSuffix("new"))
-        XCTAssertTrue(lines[2].hasSuffix("old"), table.output)
+        XCTAssertTrue(lines[2].hasSuffix("  " + oldID), table.output)
         XCTAssertTrue(lines[2].contains("x?[31m"), "control characters never reach the terminal: \(table.output)")
         let json = try run(["runs", "--data", data.path, "--json", "--limit", "1"])
         let list = try WireCoding.decoder().decode(RunList.self, from: Data(json.output.utf8))
@@ -118,6 +120,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try run(["gc", "--data", data.path]).status, 64)
         XCTAssertEqual(try run(["gc", "--keep-days", "0", "--data", data.path]).status, 64)
         XCTAssertEqual(try run(["runs", "--status", "green", "--data", data.path]).status, 64)
+        XCTAssertEqual(try run(["runs", "--data", data.path + "-nowhere"]).status, 69, "no data folder")
     }
 
     /// `failscope slowest --data`: the slowest tests by p95 and a p50 regression, as a table and as the API's JSON.

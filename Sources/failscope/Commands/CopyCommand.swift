@@ -7,7 +7,9 @@ enum CopyCommand: Command {
     static let summary = "Copy an SQLite database's runs and results into a PostgreSQL database."
     static let discussion = """
         Migrates the target, carries runs, tests, results with their failures, trails, pages and artifact
-        references (keeping their ids), a few thousand rows a transaction, then computes the flaky summaries
+        references (keeping their ids), the quarantine with its audit log, and the webhooks with their
+        deliveries and announced test states, a few thousand rows a transaction (stop the SQLite service
+        first: what it writes afterwards stays behind), then computes the flaky summaries
         there, a group of tests at a time. Rows the target already has are left alone, so running it again
         after an interruption finishes the copy. Artifact files are copied only with --artifacts-from and
         --artifacts-to. Progress on stderr (a bar on a terminal, a line per tenth otherwise).

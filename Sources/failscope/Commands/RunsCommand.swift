@@ -49,7 +49,9 @@ enum RunsCommand: Command {
             list = try await fetch(server: server, token: token, query: query)
         } else {
             if database == nil, !FileManager.default.fileExists(atPath: data.path) {
-                throw CommandError("no data folder at \(data.path) (use --data or --url)")
+                var missing = CommandError("no data folder at \(data.path) (use --data or --url)")
+                missing.exitCode = 69  // as for a database that cannot be opened
+                throw missing
             }
             do {
                 let store = try FailscopeStore(directory: data, database: database)
@@ -99,9 +101,10 @@ enum RunsCommand: Command {
         let widths = header.indices.map { column in min(40, rows.map { $0[column].count }.max() ?? 0) }
         var lines = rows.map { row in
             row.enumerated().map { column, cell in
+                // The run id, last, is never cut: it is what `export --run` and the API take.
+                guard column < row.count - 1 else { return cell }
                 let text = cell.count > widths[column] ? String(cell.prefix(widths[column] - 1)) + "…" : cell
-                return column == row.count - 1
-                    ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                return text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
         if list.runs.isEmpty { lines.append("(no runs)") }
