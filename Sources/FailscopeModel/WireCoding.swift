@@ -26,8 +26,7 @@ public enum WireCoding {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = parseDate(text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "Expected an ISO 8601 date, got \"\(text.prefix(40))\"")
+                throw WireValueError.decodingError(expected: "an ISO 8601 date (2026-11-30T04:27:58Z)", at: decoder)
             }
             return date
         }

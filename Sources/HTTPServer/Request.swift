@@ -164,8 +164,10 @@ enum JSONProblem {
         case .keyNotFound(let key, let context):
             return "Missing key '\(key.stringValue)' in \(path(context.codingPath))."
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty
-                ? "The body is not valid JSON." : "Invalid value at \(path(context.codingPath))."
+            guard !context.codingPath.isEmpty else { return "The body is not valid JSON." }
+            // A reason written for the sender (a `LocalizedError` underneath, e.g. `expected one of …`).
+            let reason = (context.underlyingError as? any LocalizedError)?.errorDescription.map { ": " + $0 } ?? ""
+            return "Invalid value at \(path(context.codingPath))\(reason)."
         @unknown default:
             return "The body is not valid JSON."
         }

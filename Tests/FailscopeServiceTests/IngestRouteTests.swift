@@ -54,6 +54,8 @@ final class IngestRouteTests: XCTestCase {
             .PUT, "/api/v1/runs/run-1",
             body: Data(#"{"id":"run-1","project":"Shop","source":"reporter","startedAt":"yesterday"}"#.utf8))
         XCTAssertEqual(badDate.status, .badRequest)
+        XCTAssertEqual(
+            badDate.errorMessage, "Invalid value at 'startedAt': expected an ISO 8601 date (2026-11-30T04:27:58Z).")
         let mismatch = try await service.send(.PUT, "/api/v1/runs/run-2", json: sampleRun())
         XCTAssertEqual(mismatch.status, .unprocessableContent)
         XCTAssertEqual(mismatch.errorCode, "id_mismatch")

@@ -424,7 +424,9 @@ final class WebhookDeliveryTests: XCTestCase {
             .POST, "/api/v1/webhooks",
             body: Data(#"{"url":"https://hooks.example/b","secret":"0123456789abcdef","events":["run.started"]}"#.utf8))
         XCTAssertEqual(unknownEvent.status, .badRequest, "an unknown event type is not a WebhookCreate")
-        XCTAssertEqual(unknownEvent.errorMessage, "Invalid value at 'events[0]'.")
+        XCTAssertEqual(
+            unknownEvent.errorMessage,
+            "Invalid value at 'events[0]': expected one of run.finished, test.flaky, test.broken, test.fixed.")
         // A misspelt filter key is refused, not ignored (ignored, it would send the webhook every event).
         let misspelt = await service.send(
             .POST, "/api/v1/webhooks",

@@ -10,6 +10,16 @@ public enum WebhookEventType: String, Codable, Sendable, CaseIterable, Hashable 
     case testBroken = "test.broken"
     /// A test that was flaky or broken on a branch is neither any more.
     case testFixed = "test.fixed"
+
+    /// Decodes one of the names above; any other is an error that lists them (``WireValueError``).
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let type = Self(rawValue: name) else {
+            throw WireValueError.decodingError(
+                expected: "one of " + Self.allCases.map(\.rawValue).joined(separator: ", "), at: decoder)
+        }
+        self = type
+    }
 }
 
 /// A test's state on a branch as webhooks announce it, from the flaky rules of docs/flaky.md.
