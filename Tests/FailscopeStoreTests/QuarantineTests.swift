@@ -8,9 +8,7 @@ import XCTest
 /// that forgive, the audit log, the rules; on both engines (`StoreTestCase`).
 final class QuarantineTests: StoreTestCase {
     private var store: FailscopeStore!
-    /// Three days ago at a whole hour: inside the flaky window, and a time every entry here is added at.
-    private let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
-        .addingTimeInterval(-3 * 86_400)
+    private let start = StoreTestCase.threeDaysAgoOnTheHour
 
     override func setUpWithError() throws {
         store = try makeStore()

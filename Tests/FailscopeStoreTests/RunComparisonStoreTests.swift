@@ -10,9 +10,7 @@ import XCTest
 /// (`StoreTestCase`).
 final class RunComparisonStoreTests: StoreTestCase {
     private var store: FailscopeStore!
-    /// Three days ago at a whole hour: a time a quarantine entry can be added at.
-    private let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
-        .addingTimeInterval(-3 * 86_400)
+    private let start = StoreTestCase.threeDaysAgoOnTheHour
 
     override func setUpWithError() throws {
         store = try makeStore()

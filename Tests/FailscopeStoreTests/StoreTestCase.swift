@@ -73,6 +73,11 @@ class StoreTestCase: XCTestCase {
             expected: expected)
     }
 
+    /// Three days ago at a whole hour: inside the default flaky window, and a time a quarantine entry can be added
+    /// at.
+    static let threeDaysAgoOnTheHour = Date(
+        timeIntervalSince1970: (Date().timeIntervalSince1970 / 3_600).rounded(.down) * 3_600 - 3 * 86_400)
+
     /// A new store on this pass's engine with its data folder at `directory` (default: a new temporary one).
     func makeStore(directory: URL? = nil) throws -> FailscopeStore {
         let directory = try directory ?? makeTemporaryDirectory()
